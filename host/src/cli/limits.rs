@@ -1,0 +1,33 @@
+//! The limit flags shared by every subcommand that runs strategies.
+
+use std::time::Duration;
+
+use botbox::runtime::Limits;
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct LimitArgs {
+    /// WASM fuel per decision (most instructions cost 1); 0 turns metering off, leaving the wall clock
+    #[arg(long, default_value_t = Limits::default().fuel, value_name = "N")]
+    fuel: u64,
+    /// Lua instruction budget per decision, in interrupt ticks (calls and loop iterations)
+    #[arg(long, default_value_t = Limits::default().lua_budget, value_name = "N")]
+    lua_budget: u64,
+    /// Memory cap per strategy per game, in MiB
+    #[arg(long, default_value_t = Limits::default().memory >> 20, value_name = "MIB")]
+    memory: usize,
+    /// Wall-clock backstop per decision, in milliseconds
+    #[arg(long, default_value_t = Limits::default().wall.as_millis() as u64, value_name = "MS")]
+    time_limit: u64,
+}
+
+impl LimitArgs {
+    pub fn limits(&self) -> Limits {
+        Limits {
+            fuel: self.fuel,
+            lua_budget: self.lua_budget,
+            memory: self.memory << 20,
+            wall: Duration::from_millis(self.time_limit),
+            ..Limits::default()
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! The subcommands, one file each. Each has `--help` with examples and an `execute` function.
+
+mod bench;
+mod check;
+mod limits;
+mod replay;
+mod schemas;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "botbox",
+    version,
+    about = "Run untrusted game strategies (Lua or WebAssembly) under limits: benchmarks, checks and replays",
+    after_help = "Examples:\n  botbox bench 2048 strategies/lua/g2048/corner.lua\n  botbox check my_bot.lua --game 2048\n  botbox replay replays/game-0001.jsonl\n\nDocs: docs/lua-api.md (Lua strategies), docs/wasm-abi.md (WASM strategies)"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Bench(bench::Args),
+    Check(check::Args),
+    Replay(replay::Args),
+    Schemas(schemas::Args),
+}
+
+/// The games botbox knows, as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameName {
+    #[value(name = "2048")]
+    G2048,
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Bench(args) => bench::execute(args),
+        Command::Check(args) => check::execute(args),
+        Command::Replay(args) => replay::execute(args),
+        Command::Schemas(args) => schemas::execute(args),
+    }
+}
+
+/// Loads a strategy, saying which file failed.
+fn load(
+    path: &std::path::Path,
+    limits: &botbox::runtime::Limits,
+) -> anyhow::Result<botbox::runtime::Strategy> {
+    use anyhow::Context;
+    botbox::runtime::Strategy::load(path, limits).context("cannot load strategy")
+}

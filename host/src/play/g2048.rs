@@ -1,0 +1,136 @@
+//! One game of 2048 with one strategy.
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::games::derive_seed;
+use crate::games::g2048::{Direction, Game};
+use crate::replay::{self, Replay};
+use crate::runtime::{Fault, FaultKind, Setup, Strategy};
+
+/// The outcome of one game. Everything here but `time` is a function of (strategy, size, seed).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's number in its run, from 1.
+    pub game: usize,
+    pub seed: u64,
+    pub score: u64,
+    pub moves: u32,
+    pub max_tile: u32,
+    /// Why the strategy's game ended early, if it did.
+    pub fault: Option<Fault>,
+    /// Time spent in the strategy's decisions (not reproducible; kept out of the JSON's per-game data).
+    #[serde(skip)]
+    pub time: Duration,
+}
+
+/// One move of a 2048 replay.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    pub n: u32,
+    pub before: Vec<Vec<u32>>,
+    pub action: Direction,
+    pub gained: u32,
+    /// The spawned tile: `[row, col]` (1-based) and value.
+    pub spawn: Option<Spawn>,
+    pub after: Vec<Vec<u32>>,
+    pub score: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spawn {
+    pub cell: [usize; 2],
+    pub value: u32,
+}
+
+/// Plays game number `game` (from 1) with `seed`, recording a replay when asked.
+pub fn play(
+    strategy: &Strategy,
+    size: usize,
+    game: usize,
+    seed: u64,
+    record: bool,
+) -> (GameRecord, Option<Replay>) {
+    let mut state = Game::new(size, seed).expect("the board size was checked by the caller");
+    let mut replay =
+        record.then(|| Replay::new(replay::header_2048(strategy, size, game, seed, &state)));
+    let mut time = Duration::ZERO;
+    let setup = Setup {
+        game: "2048".into(),
+        seed: derive_seed(seed, 1000),
+        seat: 0,
+    };
+    let fault = match strategy.instantiate(&setup) {
+        Err(fault) => Some(fault),
+        Ok(mut bot) => {
+            let fault = run(&mut state, &mut time, replay.as_mut(), |obs| {
+                bot.call("choose_move", obs)
+            });
+            if let Some(r) = replay.as_mut() {
+                r.log = bot.log();
+            }
+            fault
+        }
+    };
+    let record = GameRecord {
+        game,
+        seed,
+        score: state.score(),
+        moves: state.moves(),
+        max_tile: state.max_tile(),
+        fault,
+        time,
+    };
+    if let Some(r) = replay.as_mut() {
+        r.finish(&record);
+    }
+    (record, replay)
+}
+
+/// Asks for moves until the game is over or the strategy faults.
+fn run(
+    state: &mut Game,
+    time: &mut Duration,
+    mut replay: Option<&mut Replay>,
+    mut decide: impl FnMut(&crate::games::g2048::Observation) -> Result<Direction, Fault>,
+) -> Option<Fault> {
+    while !state.is_over() {
+        let obs = state.observation();
+        let started = Instant::now();
+        let answer = decide(&obs);
+        *time += started.elapsed();
+        let dir = match answer {
+            Ok(dir) => dir,
+            Err(fault) => return Some(fault),
+        };
+        let step = match state.step(dir) {
+            Ok(step) => step,
+            Err(_) => {
+                let legal: Vec<&str> = obs.legal.iter().map(|d| d.name()).collect();
+                let message = format!(
+                    "{} changes nothing (legal: {})",
+                    dir.name(),
+                    legal.join(", ")
+                );
+                return Some(Fault::new(FaultKind::Illegal, message));
+            }
+        };
+        if let Some(r) = replay.as_deref_mut() {
+            let size = state.size();
+            r.turn(&Turn {
+                n: state.moves(),
+                before: obs.board,
+                action: dir,
+                gained: step.gained,
+                spawn: step.spawned.map(|(cell, value)| Spawn {
+                    cell: [cell / size + 1, cell % size + 1],
+                    value,
+                }),
+                after: state.board_values(),
+                score: state.score(),
+            });
+        }
+    }
+    None
+}

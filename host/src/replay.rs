@@ -1,0 +1,205 @@
+//! Replays: one game per file, in JSON Lines (`docs/replay-format.md`).
+//!
+//! The first line is a header (format name and version, game, parameters, seed, the strategies with
+//! their content hashes, the limits and the start position); then one `turn` line per move, whose
+//! fields are the game's own; the last line is the `end` with the result and the strategies' logs.
+//! A reader refuses a file of another format or a newer version, naming the file and line.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::games::g2048::Game;
+use crate::play::g2048::GameRecord;
+use crate::runtime::Strategy;
+
+pub const FORMAT: &str = "botbox-replay";
+pub const VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub format: String,
+    pub version: u32,
+    pub game: String,
+    /// The game's parameters (for 2048: the board size).
+    pub params: Value,
+    /// The game's number in its run, from 1.
+    pub number: usize,
+    pub seed: u64,
+    pub strategies: Vec<StrategyRef>,
+    pub limits: Value,
+    /// The position before the first move.
+    pub start: Value,
+}
+
+/// Which version of which strategy played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StrategyRef {
+    pub name: String,
+    pub path: String,
+    pub kind: String,
+    pub sha256: String,
+}
+
+impl StrategyRef {
+    pub fn of(s: &Strategy) -> StrategyRef {
+        StrategyRef {
+            name: s.name().to_string(),
+            path: s.path().display().to_string(),
+            kind: s.kind().to_string(),
+            sha256: s.hash().to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct End {
+    pub result: Value,
+    /// Each strategy's log lines, in seat order.
+    pub logs: Vec<Vec<String>>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+enum Line {
+    Header(Header),
+    Turn(Value),
+    End(End),
+}
+
+/// A replay being recorded: the serialized lines so far.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    lines: Vec<String>,
+    /// The strategy's log, filled in when the game ends.
+    pub log: Vec<String>,
+}
+
+impl Replay {
+    pub fn new(header: Header) -> Replay {
+        Replay {
+            lines: vec![line(&Line::Header(header))],
+            log: Vec::new(),
+        }
+    }
+
+    pub fn turn<T: Serialize>(&mut self, turn: &T) {
+        let value = serde_json::to_value(turn).expect("turns serialize to JSON objects");
+        self.lines.push(line(&Line::Turn(value)));
+    }
+
+    pub fn finish(&mut self, record: &GameRecord) {
+        let result = serde_json::to_value(record).expect("records serialize");
+        self.lines.push(line(&Line::End(End {
+            result,
+            logs: vec![std::mem::take(&mut self.log)],
+        })));
+    }
+
+    /// Writes the replay to `path`, creating its directory.
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+        for l in &self.lines {
+            writeln!(out, "{l}")?;
+        }
+        out.flush()
+    }
+}
+
+fn line(l: &Line) -> String {
+    serde_json::to_string(l).expect("replay lines serialize")
+}
+
+/// The header of a 2048 game.
+pub fn header_2048(
+    strategy: &Strategy,
+    size: usize,
+    number: usize,
+    seed: u64,
+    game: &Game,
+) -> Header {
+    Header {
+        format: FORMAT.into(),
+        version: VERSION,
+        game: "2048".into(),
+        params: serde_json::json!({ "size": size }),
+        number,
+        seed,
+        strategies: vec![StrategyRef::of(strategy)],
+        limits: serde_json::to_value(strategy.limits()).expect("limits serialize"),
+        start: serde_json::json!({ "board": game.board_values() }),
+    }
+}
+
+/// A replay read back from a file.
+#[derive(Debug, Clone)]
+pub struct ReplayFile {
+    pub header: Header,
+    pub turns: Vec<Value>,
+    pub end: Option<End>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}:{line}: {message}", path.display())]
+    Bad {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+}
+
+/// Reads and checks a replay file.
+pub fn read(path: &Path) -> Result<ReplayFile, ReplayError> {
+    let io = |source| ReplayError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let bad = |line: usize, message: String| ReplayError::Bad {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let reader = BufReader::new(std::fs::File::open(path).map_err(io)?);
+    let (mut header, mut turns, mut end) = (None, Vec::new(), None);
+    for (i, text) in reader.lines().enumerate() {
+        let n = i + 1;
+        let text = text.map_err(io)?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        let parsed: Line =
+            serde_json::from_str(&text).map_err(|e| bad(n, format!("not a replay line: {e}")))?;
+        match (parsed, &header, &end) {
+            (Line::Header(h), None, _) => {
+                if h.format != FORMAT || h.version > VERSION {
+                    return Err(bad(
+                        n,
+                        format!(
+                            "format {} version {} is not {FORMAT} version <= {VERSION}",
+                            h.format, h.version
+                        ),
+                    ));
+                }
+                header = Some(h);
+            }
+            (Line::Header(_), Some(_), _) => return Err(bad(n, "a second header".into())),
+            (_, None, _) => return Err(bad(n, "the first line must be the header".into())),
+            (_, Some(_), Some(_)) => return Err(bad(n, "a line after the end".into())),
+            (Line::Turn(t), Some(_), None) => turns.push(t),
+            (Line::End(e), Some(_), None) => end = Some(e),
+        }
+    }
+    let header = header.ok_or_else(|| bad(1, "empty file".into()))?;
+    Ok(ReplayFile { header, turns, end })
+}

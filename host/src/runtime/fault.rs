@@ -1,0 +1,109 @@
+//! Typed faults: what a misbehaving strategy did. A fault is data: the game records it and goes on.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// The kinds of fault, as they appear in tables and JSON (`"fuel"`, `"bad-output"`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultKind {
+    /// A WASM strategy ran out of fuel in one decision.
+    Fuel,
+    /// A Lua strategy spent its instruction budget in one decision.
+    Budget,
+    /// The wall-clock backstop fired.
+    Timeout,
+    /// The strategy went over its memory cap.
+    Memory,
+    /// A WASM trap: `unreachable`, a Rust panic, an out-of-bounds access, a stack overflow.
+    Trap,
+    /// A Lua runtime error, or an error the strategy reported itself.
+    Error,
+    /// The answer is not the game's action shape.
+    BadOutput,
+    /// The answer is well formed but not a legal action now.
+    Illegal,
+    /// The strategy could not be set up for the game (its top-level code or `botbox_init` failed).
+    Load,
+}
+
+impl FaultKind {
+    pub const ALL: [FaultKind; 9] = [
+        FaultKind::Fuel,
+        FaultKind::Budget,
+        FaultKind::Timeout,
+        FaultKind::Memory,
+        FaultKind::Trap,
+        FaultKind::Error,
+        FaultKind::BadOutput,
+        FaultKind::Illegal,
+        FaultKind::Load,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Fuel => "fuel",
+            FaultKind::Budget => "budget",
+            FaultKind::Timeout => "timeout",
+            FaultKind::Memory => "memory",
+            FaultKind::Trap => "trap",
+            FaultKind::Error => "error",
+            FaultKind::BadOutput => "bad-output",
+            FaultKind::Illegal => "illegal",
+            FaultKind::Load => "load",
+        }
+    }
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A strategy's fault in one call: its kind and a message for people (with file and line where known).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{kind}: {message}")]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub message: String,
+}
+
+impl Fault {
+    pub fn new(kind: FaultKind, message: impl Into<String>) -> Fault {
+        Fault {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+/// A strategy file that cannot be used at all: unreadable, malformed, or asking for what the ABI does not offer.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: unknown strategy kind (expected .lua, .luau, .wasm, .wat or a Rust crate directory)", path.display())]
+    UnknownKind { path: PathBuf },
+    #[error("{message}")]
+    Syntax { message: String },
+    #[error("{file}: not a valid WebAssembly module: {message}")]
+    InvalidModule { file: String, message: String },
+    #[error(
+        "{file}: imports `{module}.{name}`, which botbox does not provide (allowed: module `botbox`, see docs/wasm-abi.md)"
+    )]
+    ForbiddenImport {
+        file: String,
+        module: String,
+        name: String,
+    },
+    #[error("{file}: {message}")]
+    Abi { file: String, message: String },
+    #[error("{}: building the Rust strategy failed: {message}", path.display())]
+    Build { path: PathBuf, message: String },
+}

@@ -1,0 +1,145 @@
+//! The only door to strategy code. A [`Strategy`] is a loaded, validated strategy file (Lua source or a
+//! compiled WASM module) that can be shared by every thread of a run; an [`Instance`] is one strategy
+//! playing one game, created fresh for every game on the thread that plays it.
+//!
+//! **Every call into strategy code passes through [`Limits`]**: a deterministic budget (Lua interrupt
+//! ticks, WASM fuel), a memory cap and a wall-clock backstop. Whatever the strategy does, a call returns
+//! either an answer or a typed [`Fault`]; the host never crashes or hangs because of strategy code.
+//!
+//! Observations and actions cross the boundary as the game's JSON shape ([`Payload`], [`Answer`]): as
+//! tables for Lua, as UTF-8 JSON bytes for WASM.
+
+mod fault;
+mod limits;
+pub mod lua;
+mod payload;
+mod source;
+pub mod wasm;
+mod watchdog;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use botbox_sdk::Setup;
+pub use fault::{Fault, FaultKind, LoadError};
+pub use limits::Limits;
+pub use payload::{Answer, Payload};
+pub use source::{SourceKind, build_rust_crate};
+
+/// A strategy file, loaded and validated, ready to be instantiated for any number of games on any thread.
+#[derive(Clone, Debug)]
+pub struct Strategy {
+    inner: Arc<Loaded>,
+}
+
+#[derive(Debug)]
+struct Loaded {
+    name: String,
+    path: PathBuf,
+    hash: String,
+    limits: Limits,
+    program: Program,
+}
+
+#[derive(Debug)]
+enum Program {
+    Lua(lua::Program),
+    Wasm(wasm::Program),
+}
+
+impl Strategy {
+    /// Loads a strategy from a file: `.lua`/`.luau` source, a `.wasm` module, `.wat` text, or the
+    /// directory of a Rust guest crate (built for wasm32 with cargo first). Lua is compiled to check its
+    /// syntax; WASM is compiled and its imports checked against the ABI.
+    pub fn load(path: &Path, limits: &Limits) -> Result<Strategy, LoadError> {
+        let source = source::read(path)?;
+        let program = match source.kind {
+            SourceKind::Lua => Program::Lua(lua::Program::compile(&source.display, &source.bytes)?),
+            SourceKind::Wasm | SourceKind::Wat => Program::Wasm(wasm::Program::compile(
+                &source.display,
+                &source.bytes,
+                limits,
+            )?),
+        };
+        Ok(Strategy {
+            inner: Arc::new(Loaded {
+                name: source.name,
+                path: path.to_path_buf(),
+                hash: source.hash,
+                limits: limits.clone(),
+                program,
+            }),
+        })
+    }
+
+    /// The strategy's short name (the file stem).
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.inner.path
+    }
+
+    /// The SHA-256 of the file's bytes, in hex: which version of the strategy played.
+    pub fn hash(&self) -> &str {
+        &self.inner.hash
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    /// "lua" or "wasm".
+    pub fn kind(&self) -> &'static str {
+        match self.inner.program {
+            Program::Lua(_) => "lua",
+            Program::Wasm(_) => "wasm",
+        }
+    }
+
+    /// Creates a fresh instance for one game and runs its set-up (Lua: the file's top-level code; WASM:
+    /// `botbox_init`) under the limits.
+    pub fn instantiate(&self, setup: &Setup) -> Result<Instance, Fault> {
+        let limits = &self.inner.limits;
+        let backend = match &self.inner.program {
+            Program::Lua(p) => Backend::Lua(p.instantiate(setup, limits)?),
+            Program::Wasm(p) => Backend::Wasm(p.instantiate(setup, limits)?),
+        };
+        Ok(Instance { backend })
+    }
+}
+
+/// One strategy playing one game. Not `Send` for Lua: create it on the thread that plays the game.
+#[derive(Debug)]
+pub struct Instance {
+    backend: Backend,
+}
+
+#[derive(Debug)]
+enum Backend {
+    Lua(lua::Instance),
+    Wasm(wasm::Instance),
+}
+
+impl Instance {
+    /// Calls the strategy's function `function` with an observation and decodes its answer, under the limits.
+    pub fn call<P: Payload, A: Answer>(
+        &mut self,
+        function: &str,
+        observation: &P,
+    ) -> Result<A, Fault> {
+        match &mut self.backend {
+            Backend::Lua(i) => i.call(function, observation),
+            Backend::Wasm(i) => i.call(function, observation),
+        }
+    }
+
+    /// The lines the strategy printed or logged so far in this game (capped, see [`Limits::log_bytes`]).
+    pub fn log(&self) -> Vec<String> {
+        match &self.backend {
+            Backend::Lua(i) => i.log(),
+            Backend::Wasm(i) => i.log(),
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! How observations and actions cross into strategy code. The JSON shape is the contract; Lua gets the
+//! same shape as tables, WASM gets the bytes. A game's hot observation may build its Lua table through
+//! a faster path, as long as the table equals the JSON shape (a test checks that for 2048).
+
+use botbox_sdk::g2048;
+use serde::{Serialize, de::DeserializeOwned};
+
+use super::lua::convert;
+
+/// Something the host sends to a strategy.
+pub trait Payload: Serialize {
+    /// The Lua value for this payload; by default the JSON shape converted into tables.
+    fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
+        let json = serde_json::to_value(self).map_err(mlua::Error::external)?;
+        convert::json_to_lua(lua, &json)
+    }
+}
+
+/// Something a strategy answers. Decoding never runs strategy code (no metamethods).
+pub trait Answer: DeserializeOwned {
+    /// Decodes a Lua value; the error says what was wrong with it.
+    fn from_lua(value: &mlua::Value) -> Result<Self, String> {
+        let json = convert::lua_to_json(value)?;
+        serde_json::from_value(json).map_err(|e| e.to_string())
+    }
+}
+
+impl Payload for serde_json::Value {}
+impl Answer for serde_json::Value {}
+
+impl Payload for g2048::Observation {
+    fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
+        super::lua::g2048::observation(lua, self)
+    }
+}
+
+impl Answer for g2048::Direction {
+    fn from_lua(value: &mlua::Value) -> Result<Self, String> {
+        match value {
+            mlua::Value::String(s) => {
+                let s = s
+                    .to_str()
+                    .map_err(|_| "a move must be a UTF-8 string".to_string())?;
+                g2048::Direction::from_name(&s).ok_or_else(|| {
+                    format!(
+                        "expected \"left\", \"right\", \"up\" or \"down\", got {:?}",
+                        &*s
+                    )
+                })
+            }
+            other => Err(format!(
+                "expected a move (\"left\", \"right\", \"up\" or \"down\"), got a value of type {}",
+                other.type_name()
+            )),
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Reading strategy files: the kind by extension, the content hash that names a version, and building a
+//! Rust guest crate directory into its `.wasm` with cargo.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sha2::{Digest, Sha256};
+
+use super::LoadError;
+
+/// What a strategy file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    Lua,
+    Wasm,
+    Wat,
+}
+
+impl SourceKind {
+    pub fn of(path: &Path) -> Option<SourceKind> {
+        match path.extension()?.to_str()? {
+            "lua" | "luau" => Some(SourceKind::Lua),
+            "wasm" => Some(SourceKind::Wasm),
+            "wat" => Some(SourceKind::Wat),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug)]
+pub(super) struct Source {
+    pub kind: SourceKind,
+    pub name: String,
+    /// The path as the user wrote it, for messages (`strategies/lua/x.lua:12: ...`).
+    pub display: String,
+    pub bytes: Vec<u8>,
+    pub hash: String,
+}
+
+/// Larger files are refused before any parsing: compile time grows with module size.
+const MAX_BYTES: u64 = 16 << 20;
+
+pub(super) fn read(path: &Path) -> Result<Source, LoadError> {
+    let file = if path.is_dir() {
+        build_rust_crate(path)?
+    } else {
+        path.to_path_buf()
+    };
+    let kind = SourceKind::of(&file).ok_or_else(|| LoadError::UnknownKind {
+        path: path.to_path_buf(),
+    })?;
+    let read_err = |source| LoadError::Read {
+        path: file.clone(),
+        source,
+    };
+    let len = std::fs::metadata(&file).map_err(read_err)?.len();
+    if len > MAX_BYTES {
+        let e = std::io::Error::other(format!("{len} bytes is over the {MAX_BYTES}-byte limit"));
+        return Err(read_err(e));
+    }
+    let bytes = std::fs::read(&file).map_err(read_err)?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok(Source {
+        kind,
+        name,
+        display: path.display().to_string(),
+        hash: sha256_hex(&bytes),
+        bytes,
+    })
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Builds the Rust guest crate in `dir` for `wasm32-unknown-unknown` in release mode and returns the path
+/// of its `.wasm`. Needs `cargo` on the PATH and the wasm32 target installed (rust-toolchain.toml does it).
+pub fn build_rust_crate(dir: &Path) -> Result<PathBuf, LoadError> {
+    let fail = |message: String| LoadError::Build {
+        path: dir.to_path_buf(),
+        message,
+    };
+    let manifest = dir.join("Cargo.toml");
+    if !manifest.is_file() {
+        return Err(fail("no Cargo.toml in this directory".into()));
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--message-format=json",
+        ])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .output()
+        .map_err(|e| fail(format!("cannot run cargo: {e}")))?;
+    if !output.status.success() {
+        let mut message = String::from_utf8_lossy(&output.stderr).trim().to_string();
+        if message.contains("may not be installed") {
+            message.push_str("\nhint: run `rustup target add wasm32-unknown-unknown`");
+        }
+        return Err(fail(message));
+    }
+    wasm_artifact(&String::from_utf8_lossy(&output.stdout))
+        .ok_or_else(|| fail("cargo built no .wasm file (is crate-type \"cdylib\" set?)".into()))
+}
+
+/// The last `.wasm` file among cargo's `compiler-artifact` messages.
+fn wasm_artifact(messages: &str) -> Option<PathBuf> {
+    messages
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact")
+        .flat_map(|m| m["filenames"].as_array().cloned().unwrap_or_default())
+        .filter_map(|f| f.as_str().map(PathBuf::from))
+        .rfind(|f| f.extension().is_some_and(|e| e == "wasm"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_come_from_extensions() {
+        let check =
+            |p: &str, k: Option<SourceKind>| assert_eq!(SourceKind::of(Path::new(p)), k, "{p}");
+        check("a/b.lua", Some(SourceKind::Lua));
+        check("b.luau", Some(SourceKind::Lua));
+        check("b.wasm", Some(SourceKind::Wasm));
+        check("b.wat", Some(SourceKind::Wat));
+        check("b.py", None);
+        check("b", None);
+    }
+
+    #[test]
+    fn the_wasm_artifact_is_found_among_cargo_messages() {
+        let msgs = r#"{"reason":"compiler-artifact","filenames":["/t/libserde.rlib"]}
+{"reason":"compiler-artifact","filenames":["/t/x.rlib","/t/wasm32-unknown-unknown/release/x.wasm"]}
+{"reason":"build-finished","success":true}"#;
+        assert_eq!(
+            wasm_artifact(msgs),
+            Some(PathBuf::from("/t/wasm32-unknown-unknown/release/x.wasm"))
+        );
+        assert_eq!(wasm_artifact("{\"reason\":\"build-finished\"}"), None);
+    }
+
+    #[test]
+    fn hashes_are_sha256_hex() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}

@@ -1,0 +1,376 @@
+//! WASM strategies through wasmtime: core modules speaking the ABI of `docs/wasm-abi.md`.
+//!
+//! One [`wasmtime::Engine`] per memory cap serves a whole run: fuel metering and epoch interruption on,
+//! NaN canonicalisation and deterministic relaxed SIMD for reproducible results, no threads, a bounded
+//! wasm stack, and the pooling allocator so that a game's instance costs microseconds. A module is
+//! compiled once by [`Program::compile`] (from the user's bytes, never by deserializing an artefact),
+//! its imports checked, and pre-linked into an [`InstancePre`]; each game then gets its own [`Store`].
+
+mod host;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{LazyLock, Mutex};
+use std::time::Duration;
+
+use wasmtime::{
+    Config, Engine, InstanceAllocationStrategy, InstancePre, Linker, Memory, Module,
+    PoolingAllocationConfig, ResourceLimiter, Store, Trap, TypedFunc,
+};
+
+use super::{Answer, Fault, FaultKind, Limits, LoadError, Payload, Setup};
+
+/// The wasm stack a strategy may use; deeper recursion traps with "call stack exhausted".
+pub const MAX_WASM_STACK: usize = 512 << 10;
+/// How often the epoch advances: the wall-clock backstop's resolution.
+const EPOCH_TICK: Duration = Duration::from_millis(10);
+/// Answers longer than this are refused (fault `bad-output`).
+const MAX_ANSWER: usize = 1 << 20;
+
+static ENGINES: LazyLock<Mutex<HashMap<(usize, bool), Engine>>> = LazyLock::new(Default::default);
+
+/// The engine for a memory cap, with fuel metering or without (`--fuel 0`: trusted code at full
+/// speed, stopped only by the wall clock), created on first use with its epoch ticker thread.
+pub fn engine(memory_cap: usize, metered: bool) -> Result<Engine, String> {
+    let mut engines = ENGINES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(engine) = engines.get(&(memory_cap, metered)) {
+        return Ok(engine.clone());
+    }
+    let engine = Engine::new(&config(memory_cap, metered))
+        .map_err(|e| format!("configuring wasmtime: {e}"))?;
+    let ticker = engine.clone();
+    std::thread::Builder::new()
+        .name("botbox-epoch".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(EPOCH_TICK);
+                ticker.increment_epoch();
+            }
+        })
+        .map_err(|e| format!("starting the epoch thread: {e}"))?;
+    engines.insert((memory_cap, metered), engine.clone());
+    Ok(engine)
+}
+
+fn config(memory_cap: usize, metered: bool) -> Config {
+    let mut pool = PoolingAllocationConfig::default();
+    pool.total_core_instances(512)
+        .total_memories(512)
+        .total_tables(512)
+        .max_memory_size(memory_cap)
+        .table_elements(100_000);
+    let mut config = Config::new();
+    config
+        .consume_fuel(metered)
+        .epoch_interruption(true)
+        .cranelift_nan_canonicalization(true)
+        .relaxed_simd_deterministic(true)
+        .max_wasm_stack(MAX_WASM_STACK)
+        .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    config
+}
+
+/// A compiled, import-checked module, ready to be instantiated per game.
+pub struct Program {
+    pre: InstancePre<StoreData>,
+    display: String,
+}
+
+impl fmt::Debug for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("wasm::Program")
+            .field("file", &self.display)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Program {
+    /// Compiles WASM bytes or WAT text, refuses imports the ABI does not offer, and pre-links the rest.
+    pub fn compile(display: &str, bytes: &[u8], limits: &Limits) -> Result<Program, LoadError> {
+        let file = display.to_string();
+        let abi = |message: String| LoadError::Abi {
+            file: file.clone(),
+            message,
+        };
+        let engine = engine(limits.memory, limits.fuel > 0).map_err(abi)?;
+        let module = Module::new(&engine, bytes).map_err(|e| LoadError::InvalidModule {
+            file: file.clone(),
+            message: format!("{e:#}"),
+        })?;
+        for import in module.imports() {
+            if import.module() != host::MODULE || !host::NAMES.contains(&import.name()) {
+                return Err(LoadError::ForbiddenImport {
+                    file: file.clone(),
+                    module: import.module().to_string(),
+                    name: import.name().to_string(),
+                });
+            }
+        }
+        for (name, what) in [
+            ("memory", "a memory"),
+            ("botbox_alloc", "a function"),
+            ("botbox_init", "a function"),
+        ] {
+            if module.get_export(name).is_none() {
+                return Err(abi(format!(
+                    "does not export `{name}` ({what}; see docs/wasm-abi.md)"
+                )));
+            }
+        }
+        let mut linker = Linker::new(&engine);
+        host::define(&mut linker).map_err(|e| abi(format!("{e:#}")))?;
+        let pre = linker
+            .instantiate_pre(&module)
+            .map_err(|e| abi(format!("{e:#}")))?;
+        Ok(Program { pre, display: file })
+    }
+
+    pub fn instantiate(&self, setup: &Setup, limits: &Limits) -> Result<Instance, Fault> {
+        Instance::new(self, setup, limits)
+    }
+}
+
+/// What a store carries: the memory limiter and the strategy's log.
+#[derive(Debug)]
+pub struct StoreData {
+    limiter: Limiter,
+    log: host::Log,
+}
+
+#[derive(Debug)]
+struct Limiter {
+    cap: usize,
+    /// Set when a growth was refused, so the resulting trap is reported as fault `memory`.
+    exceeded: bool,
+}
+
+impl ResourceLimiter for Limiter {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        if desired > self.cap {
+            self.exceeded = true;
+            wasmtime::bail!(
+                "memory cap of {} MiB reached (asked for {} bytes)",
+                self.cap >> 20,
+                desired
+            );
+        }
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= 100_000)
+    }
+}
+
+/// A WASM strategy playing one game: its own store, instance and typed entry points.
+pub struct Instance {
+    store: Store<StoreData>,
+    memory: Memory,
+    alloc: TypedFunc<i32, i32>,
+    functions: HashMap<String, TypedFunc<(i32, i32), i64>>,
+    instance: wasmtime::Instance,
+    limits: Limits,
+}
+
+impl fmt::Debug for Instance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("wasm::Instance").finish_non_exhaustive()
+    }
+}
+
+impl Instance {
+    fn new(program: &Program, setup: &Setup, limits: &Limits) -> Result<Instance, Fault> {
+        let engine = program.pre.module().engine();
+        let data = StoreData {
+            limiter: Limiter {
+                cap: limits.memory,
+                exceeded: false,
+            },
+            log: host::Log::new(limits.log_bytes),
+        };
+        let mut store = Store::new(engine, data);
+        store.limiter(|d| &mut d.limiter);
+        refill(&mut store, limits);
+        let load = |e: wasmtime::Error, store: &Store<StoreData>| {
+            classify(e, store, limits, FaultKind::Load)
+        };
+        let instance = program
+            .pre
+            .instantiate(&mut store)
+            .map_err(|e| load(e, &store))?;
+        let memory = instance
+            .get_memory(&mut store, "memory")
+            .ok_or_else(|| Fault::new(FaultKind::Load, "export `memory` is not a memory"))?;
+        let alloc = instance
+            .get_typed_func::<i32, i32>(&mut store, "botbox_alloc")
+            .map_err(|e| load(e, &store))?;
+        let init = instance
+            .get_typed_func::<(i32, i32), i32>(&mut store, "botbox_init")
+            .map_err(|e| load(e, &store))?;
+        let mut me = Instance {
+            store,
+            memory,
+            alloc,
+            functions: HashMap::new(),
+            instance,
+            limits: limits.clone(),
+        };
+        let setup =
+            serde_json::to_vec(setup).map_err(|e| Fault::new(FaultKind::Load, e.to_string()))?;
+        let (ptr, len) = me
+            .write_input(&setup)
+            .map_err(|f| Fault::new(FaultKind::Load, f.message))?;
+        let status = init
+            .call(&mut me.store, (ptr, len))
+            .map_err(|e| classify(e, &me.store, limits, FaultKind::Load))?;
+        if status != 0 {
+            return Err(Fault::new(
+                FaultKind::Load,
+                format!("botbox_init returned {status}"),
+            ));
+        }
+        Ok(me)
+    }
+
+    pub fn call<P: Payload, A: Answer>(
+        &mut self,
+        function: &str,
+        observation: &P,
+    ) -> Result<A, Fault> {
+        let input = serde_json::to_vec(observation)
+            .map_err(|e| Fault::new(FaultKind::Error, e.to_string()))?;
+        refill(&mut self.store, &self.limits);
+        let f = self.function(function)?;
+        let (ptr, len) = self.write_input(&input)?;
+        let packed = f
+            .call(&mut self.store, (ptr, len))
+            .map_err(|e| classify(e, &self.store, &self.limits, FaultKind::Trap))?;
+        if packed < 0 {
+            return Err(Fault::new(
+                FaultKind::Error,
+                format!("`{function}` reported error {packed}"),
+            ));
+        }
+        let bytes = self.read_answer(packed)?;
+        serde_json::from_slice(bytes).map_err(|e| {
+            let preview = String::from_utf8_lossy(&bytes[..bytes.len().min(80)]).into_owned();
+            Fault::new(
+                FaultKind::BadOutput,
+                format!("`{function}` returned {preview:?}: {e}"),
+            )
+        })
+    }
+
+    pub fn log(&self) -> Vec<String> {
+        self.store.data().log.lines().to_vec()
+    }
+
+    fn function(&mut self, name: &str) -> Result<TypedFunc<(i32, i32), i64>, Fault> {
+        if let Some(f) = self.functions.get(name) {
+            return Ok(f.clone());
+        }
+        let f = self
+            .instance
+            .get_typed_func::<(i32, i32), i64>(&mut self.store, name)
+            .map_err(|e| {
+                Fault::new(
+                    FaultKind::Error,
+                    format!("the module has no export `{name}` of type (i32, i32) -> i64: {e}"),
+                )
+            })?;
+        self.functions.insert(name.to_string(), f.clone());
+        Ok(f)
+    }
+
+    /// Asks the guest for a buffer and copies `bytes` into it.
+    fn write_input(&mut self, bytes: &[u8]) -> Result<(i32, i32), Fault> {
+        let len = i32::try_from(bytes.len())
+            .map_err(|_| Fault::new(FaultKind::Error, "input too large"))?;
+        let ptr = self
+            .alloc
+            .call(&mut self.store, len)
+            .map_err(|e| classify(e, &self.store, &self.limits, FaultKind::Trap))?;
+        self.memory
+            .write(&mut self.store, ptr as u32 as usize, bytes)
+            .map_err(|_| {
+                Fault::new(
+                    FaultKind::BadOutput,
+                    format!("botbox_alloc({len}) returned {ptr}, outside memory"),
+                )
+            })?;
+        Ok((ptr, len))
+    }
+
+    fn read_answer(&self, packed: i64) -> Result<&[u8], Fault> {
+        let (ptr, len) = (
+            (packed >> 32) as u32 as usize,
+            (packed & 0xffff_ffff) as usize,
+        );
+        if len > MAX_ANSWER {
+            return Err(Fault::new(
+                FaultKind::BadOutput,
+                format!("answer of {len} bytes is over {MAX_ANSWER}"),
+            ));
+        }
+        self.memory
+            .data(&self.store)
+            .get(ptr..ptr + len)
+            .ok_or_else(|| {
+                Fault::new(
+                    FaultKind::BadOutput,
+                    format!("answer at {ptr}..{} lies outside memory", ptr + len),
+                )
+            })
+    }
+}
+
+/// Fuel and the wall-clock deadline start afresh for every call.
+fn refill(store: &mut Store<StoreData>, limits: &Limits) {
+    if limits.fuel > 0 {
+        // The engine meters fuel whenever the limit is non-zero, so this cannot fail.
+        let _ = store.set_fuel(limits.fuel);
+    }
+    let ticks = limits
+        .wall
+        .as_millis()
+        .div_ceil(EPOCH_TICK.as_millis())
+        .max(1) as u64;
+    store.set_epoch_deadline(ticks);
+}
+
+/// Names the fault behind a wasmtime error: fuel, the epoch deadline, the memory cap, or another trap.
+fn classify(
+    e: wasmtime::Error,
+    store: &Store<StoreData>,
+    limits: &Limits,
+    otherwise: FaultKind,
+) -> Fault {
+    if store.data().limiter.exceeded {
+        return Fault::new(
+            FaultKind::Memory,
+            format!("went over the memory cap of {} MiB", limits.memory >> 20),
+        );
+    }
+    match e.downcast_ref::<Trap>() {
+        Some(Trap::OutOfFuel) => Fault::new(
+            FaultKind::Fuel,
+            format!("ran out of fuel ({} per decision)", limits.fuel),
+        ),
+        Some(Trap::Interrupt) => Fault::new(
+            FaultKind::Timeout,
+            format!("took longer than {} ms", limits.wall.as_millis()),
+        ),
+        Some(trap) => Fault::new(FaultKind::Trap, format!("{trap}")),
+        None => Fault::new(otherwise, format!("{e:#}")),
+    }
+}

@@ -1,0 +1,25 @@
+;; Hostile: answers with a range that starts 16 bytes before the end of linear memory and is 4096 bytes long, so it runs past the end. The host must bounds-check it and record fault `bad-output` (never read outside memory).
+(module
+  (memory (export "memory") 2)
+
+  ;; The input buffer starts at 64 KiB; memory grows so that `size` bytes fit there.
+  (func (export "botbox_alloc") (param $size i32) (result i32)
+    (local $pages i32)
+    (local.set $pages
+      (i32.add (i32.const 1) (i32.shr_u (i32.add (local.get $size) (i32.const 65535)) (i32.const 16))))
+    (if (i32.gt_u (local.get $pages) (memory.size))
+      (then (drop (memory.grow (i32.sub (local.get $pages) (memory.size))))))
+    (i32.const 65536))
+
+  (func (export "botbox_init") (param $ptr i32) (param $len i32) (result i32)
+    (i32.const 0))
+
+  (func (export "choose_move") (param $ptr i32) (param $len i32) (result i64)
+    ;; address = memory size in bytes - 16 (high half), length 4096 (low half)
+    (i64.or
+      (i64.shl
+        (i64.extend_i32_u
+          (i32.sub (i32.shl (memory.size) (i32.const 16)) (i32.const 16)))
+        (i64.const 32))
+      (i64.const 4096)))
+)

@@ -1,0 +1,166 @@
+//! Expectimax over packed boards: the player's moves are max nodes, the random tile is a chance node.
+//!
+//! A chance node averages over every empty cell, a 2 with weight 0.9 and a 4 with weight 0.1. The
+//! search stops at the depth limit or as soon as the probability of reaching a node falls below
+//! [`CPROB_THRESHOLD`]: improbable lines are scored by the heuristic instead of being searched, which is
+//! what keeps deep searches affordable. Chance nodes are remembered in a transposition cache for the
+//! length of one decision. Everything is deterministic: no clock, no randomness, the same answer
+//! natively and in WASM.
+
+use botbox_sdk::g2048::Direction;
+
+use crate::board::{Board, Tables, count_distinct, empty_mask};
+
+/// Below this probability of being reached, a position is evaluated rather than searched.
+const CPROB_THRESHOLD: f32 = 0.0001;
+
+/// The depth limit never goes below this, however simple the board.
+const MIN_DEPTH: u32 = 3;
+
+/// The depth limit never goes above this: it keeps a move within about 20 ms natively (see README).
+pub const MAX_DEPTH: u32 = 5;
+
+/// How deep to search a position: deeper when more distinct tiles make it harder (nneonneo's rule,
+/// `distinct - 2`), within [`MIN_DEPTH`]..=[`MAX_DEPTH`].
+pub fn depth_limit(board: Board) -> u32 {
+    count_distinct(board)
+        .saturating_sub(2)
+        .clamp(MIN_DEPTH, MAX_DEPTH)
+}
+
+/// log2 of the number of cache slots: 2^18 slots of 16 bytes, 4 MiB.
+const CACHE_BITS: u32 = 18;
+
+/// One slot of the direct-mapped transposition cache. A slot is valid only for the decision whose
+/// `generation` it carries, so the cache never needs clearing.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    board: Board,
+    value: f32,
+    /// `generation << 8 | depth`, the depth at which the value was computed.
+    stamp: u32,
+}
+
+/// A searcher: the shared tables and a transposition cache reused from one decision to the next.
+pub struct Search {
+    tables: &'static Tables,
+    cache: Box<[Slot]>,
+    generation: u32,
+    depth_limit: u32,
+}
+
+impl std::fmt::Debug for Search {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Search")
+            .field("cache_slots", &self.cache.len())
+            .field("generation", &self.generation)
+            .field("depth_limit", &self.depth_limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Search {
+    pub fn new(tables: &'static Tables) -> Search {
+        Search {
+            tables,
+            cache: vec![Slot::default(); 1 << CACHE_BITS].into_boxed_slice(),
+            generation: 0,
+            depth_limit: 0,
+        }
+    }
+
+    /// The expected value of each move (indexed like [`Direction::ALL`]), `None` for a move that does
+    /// not change the packed board.
+    pub fn evaluate(&mut self, board: Board) -> [Option<f32>; 4] {
+        // Generation 0 marks never-used slots; the stamp keeps 24 bits of it.
+        self.generation = (self.generation + 1) % (1 << 24);
+        if self.generation == 0 {
+            self.cache.fill(Slot::default());
+            self.generation = 1;
+        }
+        self.depth_limit = depth_limit(board);
+        Direction::ALL.map(|dir| {
+            let next = self.tables.apply(board, dir);
+            // The small bonus makes any live move beat a move into a position with no future (value 0).
+            (next != board).then(|| self.chance(next, 1.0, 0) + 1e-6)
+        })
+    }
+
+    /// The best of `legal` for the board of real exponents `cells`; `None` only if `legal` is empty.
+    pub fn best_of(&mut self, cells: [u8; 16], legal: &[Direction]) -> Option<Direction> {
+        let values = self.evaluate(crate::board::pack(cells));
+        // A legal move the packed board cannot see (impossible, but cheap to be sure of) ranks last.
+        let value = |dir: Direction| values[dir.index()].unwrap_or(f32::NEG_INFINITY);
+        legal
+            .iter()
+            .copied()
+            .reduce(|best, dir| if value(dir) > value(best) { dir } else { best })
+    }
+
+    /// A position where the random tile is about to appear, reached with probability `cprob`, `depth`
+    /// player moves below the root.
+    fn chance(&mut self, board: Board, cprob: f32, depth: u32) -> f32 {
+        if cprob < CPROB_THRESHOLD || depth >= self.depth_limit {
+            return self.tables.heuristic(board);
+        }
+        let slot = (board.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_BITS)) as usize;
+        let cached = self.cache[slot];
+        // A value computed at this depth or shallower was searched at least as deep as needed now.
+        if cached.board == board
+            && cached.stamp >> 8 == self.generation
+            && cached.stamp & 0xFF <= depth
+        {
+            return cached.value;
+        }
+        let empty = empty_mask(board);
+        let open = empty.count_ones() as f32;
+        let cprob = cprob / open;
+        let mut sum = 0.0;
+        let mut cells = empty;
+        while cells != 0 {
+            let two = cells & cells.wrapping_neg();
+            sum += 0.9 * self.max(board | two, cprob * 0.9, depth + 1);
+            sum += 0.1 * self.max(board | two << 1, cprob * 0.1, depth + 1);
+            cells &= cells - 1;
+        }
+        let value = sum / open;
+        self.cache[slot] = Slot {
+            board,
+            value,
+            stamp: self.generation << 8 | depth,
+        };
+        value
+    }
+
+    /// A position where the player is about to move: the best of its moves, 0 if there is none.
+    fn max(&mut self, board: Board, cprob: f32, depth: u32) -> f32 {
+        Direction::ALL.into_iter().fold(0.0, |best, dir| {
+            let next = self.tables.apply(board, dir);
+            if next == board {
+                best
+            } else {
+                best.max(self.chance(next, cprob, depth))
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_grows_with_distinct_tiles_within_bounds() {
+        let board = |exps: &[u8]| {
+            let mut cells = [0u8; 16];
+            cells[..exps.len()].copy_from_slice(exps);
+            crate::board::pack(cells)
+        };
+        assert_eq!(depth_limit(board(&[1, 1])), MIN_DEPTH);
+        assert_eq!(depth_limit(board(&[1, 2, 3, 4, 5, 6])), 4);
+        assert_eq!(
+            depth_limit(board(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])),
+            MAX_DEPTH
+        );
+    }
+}

@@ -1,0 +1,113 @@
+//! The botbox guest SDK: the wire types of every game, shared with the host, and the WASM ABI behind a
+//! trait and one macro.
+//!
+//! A Rust strategy is a type that implements [`Strategy`] plus one line, `botbox_sdk::export_strategy!(MyBot);`.
+//! Built with `cargo build --release --target wasm32-unknown-unknown`, the crate becomes a core module that
+//! speaks the ABI documented in `docs/wasm-abi.md`: it exports `memory`, `botbox_alloc`, `botbox_init` and
+//! `choose_move`, and it may import the host functions of module `botbox` (see [`host`]).
+//!
+//! The same types compile natively, so the host uses them to encode observations and to generate the JSON
+//! Schemas in `schemas/`, and a strategy can be tested or benchmarked natively without any WASM at all.
+
+#![deny(unsafe_code)]
+
+pub mod g2048;
+
+#[cfg(target_arch = "wasm32")]
+#[doc(hidden)]
+pub mod abi;
+pub mod host;
+
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+
+/// What a strategy learns once, before its first decision in a game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Setup {
+    /// The game's name: `"2048"`, `"worms"`, `"dice"` or `"bs"`.
+    pub game: String,
+    /// A seed derived from the game's seed, for the strategy's own random choices. Using it (and nothing
+    /// else) as the source of randomness keeps a game reproducible.
+    pub seed: u64,
+    /// The seat this strategy plays, counted from 0.
+    pub seat: u32,
+}
+
+/// A game-playing strategy. The host creates a fresh instance for every game.
+pub trait Strategy: Sized {
+    /// The game's observation, as the host sends it (for 2048: [`g2048::Observation`]).
+    type Observation: DeserializeOwned;
+    /// The game's action (for 2048: [`g2048::Direction`]).
+    type Action: Serialize;
+
+    /// Builds the strategy for one game.
+    fn new(setup: &Setup) -> Self;
+
+    /// Chooses an action for the observation.
+    fn choose_move(&mut self, obs: Self::Observation) -> Self::Action;
+}
+
+/// A small, fast, seedable generator (SplitMix64) for a strategy's own random choices.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (n > 0), by multiply-shift, which is unbiased enough for play.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+    }
+}
+
+/// Exports a [`Strategy`] under the botbox WASM ABI (`botbox_alloc`, `botbox_init`, `choose_move`).
+/// On a native target it expands to nothing, so the same crate also builds as a normal library.
+#[macro_export]
+macro_rules! export_strategy {
+    ($ty:ty) => {
+        // An anonymous const keeps the exports out of the caller's namespace while `$ty` still
+        // resolves in the caller's scope.
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            #[unsafe(no_mangle)]
+            pub extern "C" fn botbox_alloc(size: i32) -> i32 {
+                $crate::abi::alloc(size)
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn botbox_init(ptr: i32, len: i32) -> i32 {
+                $crate::abi::init::<$ty>(ptr, len)
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn choose_move(ptr: i32, len: i32) -> i64 {
+                $crate::abi::choose_move::<$ty>(ptr, len)
+            }
+        };
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rng_below_stays_in_range_and_covers_it() {
+        let mut rng = Rng::new(7);
+        let mut seen = [0u32; 5];
+        for _ in 0..5000 {
+            seen[rng.below(5)] += 1;
+        }
+        assert!(seen.iter().all(|&n| n > 800), "{seen:?}");
+    }
+}

@@ -1,0 +1,81 @@
+//! Helpers that make the end-to-end tests read like a specification.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use botbox::runtime::Limits;
+
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("host/ has a parent")
+        .to_path_buf()
+}
+
+/// A path inside the repository.
+pub fn at(relative: &str) -> PathBuf {
+    repo().join(relative)
+}
+
+/// Runs the `botbox` binary from the repository root.
+pub fn botbox(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_botbox"))
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("running botbox")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Limits small enough that a hostile strategy is stopped quickly, large enough for honest ones.
+pub fn test_limits() -> Limits {
+    Limits {
+        fuel: 200_000_000,
+        lua_budget: 2_000_000,
+        wall: Duration::from_secs(3),
+        ..Limits::default()
+    }
+}
+
+/// Builds the Rust guest crates for wasm32 once per test run (in their own target directory, so the
+/// outer cargo's lock is never contended) and returns the `.wasm` of `package`.
+pub fn guest_wasm(package: &str) -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    let dir = BUILT.get_or_init(|| {
+        let target = repo().join("target/guests");
+        // rust-toolchain.toml names the target, but rustup 1.28+ adds it only to fresh toolchain installs.
+        let _ = Command::new("rustup")
+            .args(["target", "add", "wasm32-unknown-unknown"])
+            .current_dir(repo())
+            .output();
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let status = Command::new(cargo)
+            .args([
+                "build",
+                "--release",
+                "--quiet",
+                "--target",
+                "wasm32-unknown-unknown",
+            ])
+            .args(["-p", "g2048-expectimax", "-p", "g2048-first-legal"])
+            .env("CARGO_TARGET_DIR", &target)
+            .current_dir(repo())
+            .status()
+            .expect("running cargo to build the guest strategies");
+        assert!(status.success(), "building the guest strategies failed");
+        target.join("wasm32-unknown-unknown/release")
+    });
+    dir.join(format!("{}.wasm", package.replace('-', "_")))
+}
