@@ -85,7 +85,7 @@ fn table(t: &Table, depth: usize, items: &mut usize) -> Result<Json, String> {
         let mut array = vec![Json::Null; len];
         for (k, v) in &pairs {
             let index = match k {
-                Value::Integer(i) => *i as i64,
+                Value::Integer(i) => *i,
                 Value::Number(n) if n.fract() == 0.0 => *n as i64,
                 _ => return Err("a table that mixes list items and named fields".into()),
             };

@@ -336,6 +336,19 @@ mod tests {
     }
 
     #[test]
+    fn legal_moves_agree_with_the_tables_below_32768() {
+        let t = Tables::new();
+        let mut rng = botbox_sdk::Rng::new(5);
+        for _ in 0..5000 {
+            // Mostly small exponents and many empty cells, so that every kind of line occurs.
+            let cells: [u8; 16] = std::array::from_fn(|_| [0, 0, 0, 1, 1, 2, 3, 14][rng.below(8)]);
+            let board = pack(cells);
+            let moving: Vec<Direction> = Direction::ALL.into_iter().filter(|&d| t.apply(board, d) != board).collect();
+            assert_eq!(legal_moves(&cells), moving, "{cells:?}");
+        }
+    }
+
+    #[test]
     fn legal_moves_use_the_real_exponents() {
         let check =
             |cells: [u8; 16], expected: &[Direction]| assert_eq!(legal_moves(&cells), expected);
