@@ -140,6 +140,44 @@ fn check_fails_with_the_fault_of_a_hostile_strategy() {
 }
 
 #[test]
+fn check_shows_what_the_strategy_printed() {
+    let dir = scratch("printing");
+    let bot = dir.join("printer.lua");
+    let source = "local M = {}\nprint('hello from', 'lua', 42)\nfunction M.choose_move(obs)\n  print('move', obs.moves)\n  return obs.legal[1]\nend\nreturn M\n";
+    std::fs::write(&bot, source).unwrap();
+    let out = botbox(&["check", bot.to_str().unwrap(), "--game", "2048"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("| hello from\tlua\t42") && text.contains("| move\t0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn different_seeds_give_different_games_and_equal_seeds_equal_ones() {
+    let dir = scratch("seeds");
+    let run = |seed: &str, name: &str| {
+        let file = dir.join(name);
+        let out = botbox(&[
+            "bench",
+            "2048",
+            "strategies/lua/g2048/random.lua",
+            "--games",
+            "4",
+            "--seed",
+            seed,
+            "--json",
+            file.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        json(&file)["games"].clone()
+    };
+    assert_eq!(run("9", "a.json"), run("9", "b.json"));
+    assert_ne!(run("9", "a.json"), run("10", "c.json"));
+}
+
+#[test]
 fn a_missing_strategy_is_a_clear_error() {
     let out = botbox(&["bench", "2048", "nowhere/bot.lua", "--games", "1"]);
     assert_eq!(out.status.code(), Some(2));

@@ -94,7 +94,7 @@ impl Replay {
         let result = serde_json::to_value(record).expect("records serialize");
         self.lines.push(line(&Line::End(End {
             result,
-            logs: vec![std::mem::take(&mut self.log)],
+            logs: vec![self.log.clone()],
         })));
     }
 

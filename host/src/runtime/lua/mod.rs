@@ -335,9 +335,10 @@ fn prepare(lua: &Lua, shared: &Rc<Shared>, setup: &Setup) -> mlua::Result<Functi
         Value::String(s) if s.as_bytes().starts_with(b"not enough memory") => {
             Ok(s.to_string_lossy())
         }
-        Value::String(s) => Ok(lua
-            .traceback(Some(&s.to_string_lossy()), 2)?
-            .to_string_lossy()),
+        Value::String(s) => {
+            let traceback = lua.traceback(None, 2)?.to_string_lossy();
+            Ok(with_traceback(&s.to_string_lossy(), &traceback))
+        }
         other => Ok(format!("<{}>", other.type_name())),
     })?;
     let xpcall: Function = globals.raw_get("xpcall")?;
@@ -347,6 +348,23 @@ fn prepare(lua: &Lua, shared: &Rc<Shared>, setup: &Setup) -> mlua::Result<Functi
         .call::<Function>((xpcall, describe))?;
     lua.sandbox(true)?;
     Ok(wrapper)
+}
+
+/// The error message followed by the strategy's own stack frames, without the host's wrapper frames.
+fn with_traceback(message: &str, traceback: &str) -> String {
+    let frames: Vec<&str> = traceback
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("botbox") && !l.starts_with("[C]: in function 'xpcall'")
+        })
+        .collect();
+    if frames.is_empty() {
+        message.to_string()
+    } else {
+        format!("{message}\nstack traceback:\n  {}", frames.join("\n  "))
+    }
 }
 
 fn describe_value(v: &Value) -> String {

@@ -204,3 +204,66 @@ fn index(i: i32) -> Result<usize> {
         .filter(|&i| i < 4)
         .ok_or_else(|| wasmtime::format_err!("botbox host call: index {i} is not 0..=3"))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::games::g2048::{Direction, Observation};
+    use crate::runtime::wasm::Program;
+    use crate::runtime::{Limits, Setup};
+
+    /// A module whose `choose_move` answers "left" only if every host function gave the expected
+    /// result on the board [2 2 0 0 / 0 .. / 0 .. / 0 0 0 4] (exponents 1 1 0 0 ... 2), else "up".
+    const PROBE: &str = r#"
+    (module
+      (import "botbox" "log" (func $log (param i32 i32)))
+      (import "botbox" "g2048_move" (func $move (param i32 i32 i32) (result i32)))
+      (import "botbox" "g2048_can_move" (func $can (param i32 i32) (result i32)))
+      (import "botbox" "g2048_empty_cells" (func $empty (param i32 i32) (result i32)))
+      (import "botbox" "g2048_place" (func $place (param i32 i32 i32) (result i32)))
+      (import "botbox" "g2048_row" (func $row (param i32 i32) (result i32)))
+      (import "botbox" "g2048_col" (func $col (param i32 i32) (result i32)))
+      (memory (export "memory") 1)
+      (data (i32.const 0) "\01\01\00\00\00\00\00\00\00\00\00\00\00\00\00\02")
+      (data (i32.const 100) "\"left\"\"up\"probe ok")
+      (func (export "botbox_alloc") (param i32) (result i32) (i32.const 1024))
+      (func (export "botbox_init") (param i32 i32) (result i32) (i32.const 0))
+      (func (export "choose_move") (param i32 i32) (result i64)
+        (local $ok i32)
+        (local.set $ok (i32.const 1))
+        ;; left merges the two 2s into a 4 (+4) and writes exponent 2 at cell 0 of the board at 32
+        (local.set $ok (i32.and (local.get $ok) (i32.eq (call $move (i32.const 0) (i32.const 0) (i32.const 32)) (i32.const 4))))
+        (local.set $ok (i32.and (local.get $ok) (i32.eq (i32.load8_u (i32.const 32)) (i32.const 2))))
+        ;; down moves the top row, so it can move; the moved-left board has 14 empty cells
+        (local.set $ok (i32.and (local.get $ok) (call $can (i32.const 0) (i32.const 3))))
+        (local.set $ok (i32.and (local.get $ok) (i32.eq (call $empty (i32.const 32) (i32.const 64)) (i32.const 14))))
+        ;; row 0 packs to 0x0011, column 3 to 0x2000; a taken cell refuses a tile, a free one takes it
+        (local.set $ok (i32.and (local.get $ok) (i32.eq (call $row (i32.const 0) (i32.const 0)) (i32.const 0x11))))
+        (local.set $ok (i32.and (local.get $ok) (i32.eq (call $col (i32.const 0) (i32.const 3)) (i32.const 0x2000))))
+        (local.set $ok (i32.and (local.get $ok) (i32.eq (call $place (i32.const 0) (i32.const 0) (i32.const 1)) (i32.const -1))))
+        (local.set $ok (i32.and (local.get $ok) (i32.eqz (call $place (i32.const 0) (i32.const 5) (i32.const 1)))))
+        (call $log (i32.const 110) (i32.const 8))
+        (if (result i64) (local.get $ok)
+          (then (i64.or (i64.shl (i64.const 100) (i64.const 32)) (i64.const 6)))
+          (else (i64.or (i64.shl (i64.const 106) (i64.const 32)) (i64.const 4))))))
+    "#;
+
+    #[test]
+    fn host_functions_compute_with_the_engine() {
+        let program = Program::compile("probe.wat", PROBE.as_bytes(), &Limits::default()).unwrap();
+        let setup = Setup {
+            game: "2048".into(),
+            seed: 1,
+            seat: 0,
+        };
+        let mut bot = program.instantiate(&setup, &Limits::default()).unwrap();
+        let obs = Observation {
+            board: vec![vec![0; 4]; 4],
+            score: 0,
+            moves: 0,
+            legal: Direction::ALL.to_vec(),
+        };
+        let answer: Direction = bot.call("choose_move", &obs).unwrap();
+        assert_eq!(answer, Direction::Left);
+        assert_eq!(bot.log(), vec!["probe ok".to_string()]);
+    }
+}

@@ -343,7 +343,10 @@ mod tests {
             // Mostly small exponents and many empty cells, so that every kind of line occurs.
             let cells: [u8; 16] = std::array::from_fn(|_| [0, 0, 0, 1, 1, 2, 3, 14][rng.below(8)]);
             let board = pack(cells);
-            let moving: Vec<Direction> = Direction::ALL.into_iter().filter(|&d| t.apply(board, d) != board).collect();
+            let moving: Vec<Direction> = Direction::ALL
+                .into_iter()
+                .filter(|&d| t.apply(board, d) != board)
+                .collect();
             assert_eq!(legal_moves(&cells), moving, "{cells:?}");
         }
     }
