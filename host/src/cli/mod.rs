@@ -1,8 +1,10 @@
 //! The subcommands, one file each. Each has `--help` with examples and an `execute` function.
 
 mod bench;
+mod board_view;
 mod check;
 mod limits;
+mod play;
 mod replay;
 mod schemas;
 
@@ -15,7 +17,7 @@ use clap::{Parser, Subcommand, ValueEnum};
     name = "botbox",
     version,
     about = "Run untrusted game strategies (Lua or WebAssembly) under limits: benchmarks, checks and replays",
-    after_help = "Examples:\n  botbox bench 2048 strategies/lua/g2048/corner.lua\n  botbox check my_bot.lua --game 2048\n  botbox replay replays/game-0001.jsonl\n\nDocs: docs/lua-api.md (Lua strategies), docs/wasm-abi.md (WASM strategies)"
+    after_help = "Examples:\n  botbox bench 2048 strategies/lua/g2048/corner.lua\n  botbox check my_bot.lua --game 2048\n  botbox play 2048 --undo 5\n  botbox replay replays/game-0001.jsonl\n\nDocs: docs/lua-api.md (Lua strategies), docs/wasm-abi.md (WASM strategies)"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -26,6 +28,8 @@ pub struct Cli {
 enum Command {
     Bench(bench::Args),
     Check(check::Args),
+    Play(play::PlayArgs),
+    WatchPlay(play::WatchArgs),
     Replay(replay::Args),
     Schemas(schemas::Args),
 }
@@ -41,6 +45,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Bench(args) => bench::execute(args),
         Command::Check(args) => check::execute(args),
+        Command::Play(args) => play::execute_play(args),
+        Command::WatchPlay(args) => play::execute_watch(args),
         Command::Replay(args) => replay::execute(args),
         Command::Schemas(args) => schemas::execute(args),
     }

@@ -315,6 +315,23 @@ impl Game {
     pub fn won(&self) -> bool {
         self.won
     }
+
+    /// Shuffle mode: rearranges all tiles at random over the board, drawing from the game's own
+    /// generator (so a shuffled game stays reproducible). Score and move count are unchanged.
+    pub fn shuffle(&mut self) {
+        let mut cells = self.board.exponents();
+        super::evil::shuffle_cells(&mut cells, &mut self.rng);
+        self.board = match &self.board {
+            Board::Fast(_) => {
+                let mut packed = [0u8; 16];
+                packed.copy_from_slice(&cells);
+                Board::Fast(Board4::from_exponents(packed))
+            }
+            Board::General(grid) => Board::General(
+                Grid::from_exponents(grid.size(), cells).expect("a permutation of a valid board"),
+            ),
+        };
+    }
 }
 
 /// Plays one 4x4 game seeded with `seed` with random moves, the player seeded as seat 0 is

@@ -29,8 +29,10 @@
 //! generator spawn the same tiles: the fast path and the general path can be compared exactly.
 
 mod board;
+pub mod evil;
 mod game;
 mod grid;
+pub mod session;
 
 #[cfg(test)]
 mod conformance;
