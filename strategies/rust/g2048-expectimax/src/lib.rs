@@ -1,7 +1,7 @@
 //! A strong 2048 strategy: depth-limited expectimax in the style of nneonneo's 2048-ai.
 //!
-//! [`board`] packs the board into a `u64` and precomputes every row's moves and heuristic value;
-//! [`search`] runs the expectimax. This file is the strategy itself ([`Expectimax`], exported under the
+//! `board` packs the board into a `u64` and precomputes every row's moves and heuristic value;
+//! `search` runs the expectimax. This file is the strategy itself ([`Expectimax`], exported under the
 //! botbox WASM ABI) and a native entry point, [`best_move`]. See README.md for how the search works.
 
 mod board;
@@ -15,8 +15,6 @@ use botbox_sdk::{
 };
 
 use crate::{board::Tables, search::Search};
-
-pub use crate::search::MAX_DEPTH;
 
 /// The tables are the same for every game, so they are built once per process (natively) or per module
 /// instance (in WASM), on first use.
