@@ -29,11 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut game = Game::new(4, 2048)?;
 
     // Each game gets a fresh instance: a new Lua state (or WASM store) with the strategy's own seed.
-    let mut bot = strategy.instantiate(&Setup {
-        game: "2048".into(),
-        seed: 1,
-        seat: 0,
-    })?;
+    let mut bot = strategy.instantiate(&Setup::new("2048", 1, 0))?;
 
     // The host owns the rules: it hands the strategy an observation, gets a direction back, and checks
     // that the move is legal before applying it.

@@ -236,3 +236,34 @@ fn every_subcommand_has_examples_in_its_help() {
         );
     }
 }
+
+#[test]
+fn parameters_reach_the_strategy_and_the_replay() {
+    let dir = scratch("params");
+    let bot = dir.join("tuned.lua");
+    let source = "local M = {}\nlocal pick = 1\nfunction M.init(setup)\n  print('depth', setup.params.depth, setup.params.name)\n  pick = setup.params.depth\nend\nfunction M.choose_move(obs)\n  return obs.legal[math.min(pick, #obs.legal)]\nend\nreturn M\n";
+    std::fs::write(&bot, source).unwrap();
+    let replays = dir.join("replays");
+    let out = botbox(&[
+        "bench",
+        "2048",
+        bot.to_str().unwrap(),
+        "--games",
+        "1",
+        "--param",
+        "depth=2",
+        "--param",
+        "name=x y",
+        "--replay-dir",
+        replays.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(replays.join("game-0001.jsonl")).unwrap();
+    let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        header["strategies"][0]["params"],
+        serde_json::json!({"depth": 2, "name": "x y"})
+    );
+    let end: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(end["logs"][0][0], "depth\t2\tx y");
+}

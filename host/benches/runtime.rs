@@ -49,11 +49,7 @@ static GUESTS: LazyLock<PathBuf> = LazyLock::new(|| {
 });
 
 fn setup() -> Setup {
-    Setup {
-        game: "2048".into(),
-        seed: 1,
-        seat: 0,
-    }
+    Setup::new("2048", 1, 0)
 }
 
 fn instance(path: &Path, limits: &Limits) -> Instance {

@@ -10,7 +10,7 @@
 //!
 //! let strategy = Strategy::load("strategies/lua/g2048/corner.lua".as_ref(), &Limits::default())?;
 //! let mut game = Game::new(4, 1)?;
-//! let mut bot = strategy.instantiate(&Setup { game: "2048".into(), seed: 7, seat: 0 })?;
+//! let mut bot = strategy.instantiate(&Setup::new("2048", 7, 0))?;
 //! while !game.is_over() {
 //!     let dir: Direction = bot.call("choose_move", &game.observation())?;
 //!     game.step(dir)?;

@@ -41,6 +41,9 @@ pub struct StrategyRef {
     pub path: String,
     pub kind: String,
     pub sha256: String,
+    /// The parameters it was given (`--param`), if any.
+    #[serde(default, skip_serializing_if = "botbox_sdk::Params::is_empty")]
+    pub params: botbox_sdk::Params,
 }
 
 impl StrategyRef {
@@ -50,6 +53,7 @@ impl StrategyRef {
             path: s.path().display().to_string(),
             kind: s.kind().to_string(),
             sha256: s.hash().to_string(),
+            params: s.params().clone(),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use botbox_sdk::{Setup, g2048};
+use botbox_sdk::{Setup, g2048, worms};
 use schemars::schema_for;
 
 /// Every published schema: its file name and its text.
@@ -12,6 +12,8 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("setup.json", schema_for!(Setup)),
         ("2048.observation.json", schema_for!(g2048::Observation)),
         ("2048.action.json", schema_for!(g2048::Direction)),
+        ("worms.observation.json", schema_for!(worms::Observation)),
+        ("worms.action.json", schema_for!(worms::Action)),
     ];
     schemas
         .into_iter()

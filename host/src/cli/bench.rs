@@ -51,7 +51,7 @@ pub struct Args {
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     botbox::games::g2048::check_size(args.size).context("--size")?;
-    let strategy = super::load(&args.strategy, &args.limits.limits())?;
+    let strategy = super::load(&args.strategy, &args.limits)?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

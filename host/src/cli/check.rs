@@ -34,7 +34,7 @@ pub struct Args {
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let strategy = super::load(&args.strategy, &args.limits.limits())?;
+    let strategy = super::load(&args.strategy, &args.limits)?;
     describe(&strategy, started.elapsed().as_secs_f64() * 1000.0);
     let GameName::G2048 = args.game;
     let started = Instant::now();

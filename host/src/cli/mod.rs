@@ -3,6 +3,7 @@
 mod bench;
 mod board_view;
 mod check;
+mod dice;
 mod limits;
 mod play;
 mod replay;
@@ -28,6 +29,7 @@ pub struct Cli {
 enum Command {
     Bench(bench::Args),
     Check(check::Args),
+    Dice(dice::Args),
     Play(play::PlayArgs),
     WatchPlay(play::WatchArgs),
     Replay(replay::Args),
@@ -45,6 +47,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Bench(args) => bench::execute(args),
         Command::Check(args) => check::execute(args),
+        Command::Dice(args) => dice::execute(args),
         Command::Play(args) => play::execute_play(args),
         Command::WatchPlay(args) => play::execute_watch(args),
         Command::Replay(args) => replay::execute(args),
@@ -52,11 +55,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Loads a strategy, saying which file failed.
+/// Loads a strategy with the limits and parameters of the command line.
 fn load(
     path: &std::path::Path,
-    limits: &botbox::runtime::Limits,
+    args: &limits::LimitArgs,
 ) -> anyhow::Result<botbox::runtime::Strategy> {
     use anyhow::Context;
-    botbox::runtime::Strategy::load(path, limits).context("cannot load strategy")
+    let strategy =
+        botbox::runtime::Strategy::load(path, &args.limits()).context("cannot load strategy")?;
+    Ok(strategy.with_params(args.params()))
 }

@@ -128,11 +128,7 @@ impl Advisor {
         let game = session.game_number();
         if self.instance.as_ref().is_none_or(|(g, _)| *g != game) {
             let seed = derive_seed(derive_seed(session.options().seed, game - 1), 1000);
-            let setup = Setup {
-                game: "2048".into(),
-                seed,
-                seat: 0,
-            };
+            let setup = Setup::new("2048", seed, 0);
             let instance = self
                 .strategy
                 .instantiate(&setup)
@@ -218,7 +214,7 @@ pub fn execute_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let GameName::G2048 = args.game;
     let mut session = session(args.size, args.undo, args.shuffles, args.evil, args.seed)?;
     let mut advisor = match &args.hint {
-        Some(path) => Some(Advisor::new(super::load(path, &args.limits.limits())?)),
+        Some(path) => Some(Advisor::new(super::load(path, &args.limits)?)),
         None => None,
     };
     let mut terminal = ratatui::try_init().context("setting up the terminal")?;
@@ -269,7 +265,7 @@ pub fn execute_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
 pub fn execute_watch(args: WatchArgs) -> anyhow::Result<ExitCode> {
     let GameName::G2048 = args.game;
     let mut session = session(args.size, 0, 0, false, args.seed)?;
-    let mut advisor = Advisor::new(super::load(&args.strategy, &args.limits.limits())?);
+    let mut advisor = Advisor::new(super::load(&args.strategy, &args.limits)?);
     let mut terminal = ratatui::try_init().context("setting up the terminal")?;
     let _restore = Restore;
     let mut speed = args.speed.clamp(0.1, 1000.0);

@@ -9,7 +9,9 @@
 //! - game `i` of a run with seed `s` is seeded with `derive_seed(s, i)`;
 //! - the strategy in seat `k` of a game with seed `g` is seeded with `derive_seed(g, 1000 + k)`.
 
+pub mod dice;
 pub mod g2048;
+pub mod worms;
 
 /// The random number generator of every game: small, fast, and identical on every platform.
 pub type Rng = rand_xoshiro::Xoshiro256PlusPlus;

@@ -56,11 +56,7 @@ pub fn play(
     let mut replay =
         record.then(|| Replay::new(replay::header_2048(strategy, size, game, seed, &state)));
     let mut time = Duration::ZERO;
-    let setup = Setup {
-        game: "2048".into(),
-        seed: derive_seed(seed, 1000),
-        seat: 0,
-    };
+    let setup = Setup::new("2048", derive_seed(seed, 1000), 0);
     let fault = match strategy.instantiate(&setup) {
         Err(fault) => Some(fault),
         Ok(mut bot) => {

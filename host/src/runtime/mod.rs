@@ -20,7 +20,7 @@ mod watchdog;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use botbox_sdk::Setup;
+pub use botbox_sdk::{Params, Setup};
 pub use fault::{Fault, FaultKind, LoadError};
 pub use limits::Limits;
 pub use payload::{Answer, Payload};
@@ -30,6 +30,8 @@ pub use source::{SourceKind, build_rust_crate};
 #[derive(Clone, Debug)]
 pub struct Strategy {
     inner: Arc<Loaded>,
+    /// Parameters handed to every instance in its setup (`--param`).
+    params: Arc<Params>,
 }
 
 #[derive(Debug)]
@@ -69,7 +71,19 @@ impl Strategy {
                 limits: limits.clone(),
                 program,
             }),
+            params: Arc::new(Params::new()),
         })
+    }
+
+    /// The same strategy with parameters for its setup (a strategy reads them in `botbox_init` or
+    /// its Lua `init(setup)`).
+    pub fn with_params(mut self, params: Params) -> Strategy {
+        self.params = Arc::new(params);
+        self
+    }
+
+    pub fn params(&self) -> &Params {
+        &self.params
     }
 
     /// The strategy's short name (the file stem).
@@ -98,13 +112,18 @@ impl Strategy {
         }
     }
 
-    /// Creates a fresh instance for one game and runs its set-up (Lua: the file's top-level code; WASM:
-    /// `botbox_init`) under the limits.
+    /// Creates a fresh instance for one game and runs its set-up (Lua: the file's top-level code, then
+    /// `init(setup)` if the file has one; WASM: `botbox_init`) under the limits. The strategy's
+    /// parameters are added to `setup.params`.
     pub fn instantiate(&self, setup: &Setup) -> Result<Instance, Fault> {
         let limits = &self.inner.limits;
+        let mut setup = setup.clone();
+        setup
+            .params
+            .extend(self.params.iter().map(|(k, v)| (k.clone(), v.clone())));
         let backend = match &self.inner.program {
-            Program::Lua(p) => Backend::Lua(p.instantiate(setup, limits)?),
-            Program::Wasm(p) => Backend::Wasm(p.instantiate(setup, limits)?),
+            Program::Lua(p) => Backend::Lua(p.instantiate(&setup, limits)?),
+            Program::Wasm(p) => Backend::Wasm(p.instantiate(&setup, limits)?),
         };
         Ok(Instance { backend })
     }

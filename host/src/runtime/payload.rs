@@ -26,6 +26,7 @@ pub trait Answer: DeserializeOwned {
 }
 
 impl Payload for serde_json::Value {}
+impl Payload for botbox_sdk::Setup {}
 impl Answer for serde_json::Value {}
 
 impl Payload for g2048::Observation {

@@ -5,6 +5,7 @@
 //! put back in game order before anything is summarised.
 
 pub mod bench;
+pub mod dice;
 pub mod stats;
 
 use std::sync::Mutex;

@@ -12,6 +12,7 @@
 #![deny(unsafe_code)]
 
 pub mod g2048;
+pub mod worms;
 
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]
@@ -31,6 +32,25 @@ pub struct Setup {
     pub seed: u64,
     /// The seat this strategy plays, counted from 0.
     pub seat: u32,
+    /// Parameters given on the command line (`--param depth=3`), for tuning without rebuilding.
+    /// They are part of a run's configuration, recorded in its replays.
+    #[serde(default, skip_serializing_if = "Params::is_empty")]
+    pub params: Params,
+}
+
+/// Named strategy parameters: JSON values by name.
+pub type Params = serde_json::Map<String, serde_json::Value>;
+
+impl Setup {
+    /// A setup without parameters.
+    pub fn new(game: &str, seed: u64, seat: u32) -> Setup {
+        Setup {
+            game: game.to_string(),
+            seed,
+            seat,
+            params: Params::new(),
+        }
+    }
 }
 
 /// A game-playing strategy. The host creates a fresh instance for every game.

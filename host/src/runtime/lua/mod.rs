@@ -180,7 +180,16 @@ impl Instance {
             wrapper,
         };
         let module = vm.run_chunk(program)?;
-        Ok(Instance { vm, module })
+        let mut instance = Instance { vm, module };
+        if matches!(
+            instance.module.raw_get::<Value>("init"),
+            Ok(Value::Function(_))
+        ) {
+            instance
+                .call::<_, serde_json::Value>("init", setup)
+                .map_err(|f| Fault::new(f.kind, format!("in init: {}", f.message)))?;
+        }
+        Ok(instance)
     }
 
     pub fn call<P: Payload, A: Answer>(

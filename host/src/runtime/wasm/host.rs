@@ -250,11 +250,7 @@ mod tests {
     #[test]
     fn host_functions_compute_with_the_engine() {
         let program = Program::compile("probe.wat", PROBE.as_bytes(), &Limits::default()).unwrap();
-        let setup = Setup {
-            game: "2048".into(),
-            seed: 1,
-            seat: 0,
-        };
+        let setup = Setup::new("2048", 1, 0);
         let mut bot = program.instantiate(&setup, &Limits::default()).unwrap();
         let obs = Observation {
             board: vec![vec![0; 4]; 4],

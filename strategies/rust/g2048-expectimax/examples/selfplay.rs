@@ -23,11 +23,7 @@ fn main() {
     let (mut total, mut moves) = (Duration::ZERO, 0u64);
     for seed in first_seed..first_seed + games {
         let mut game = game::Game::new(seed);
-        let mut strategy = Expectimax::new(&Setup {
-            game: "2048".into(),
-            seed,
-            seat: 0,
-        });
+        let mut strategy = Expectimax::new(&Setup::new("2048", seed, 0));
         let mut times = Vec::new();
         loop {
             let obs = game.observation();

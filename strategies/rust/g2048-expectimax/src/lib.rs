@@ -49,10 +49,14 @@ impl Strategy for Expectimax {
     type Observation = Observation;
     type Action = Direction;
 
-    fn new(_setup: &Setup) -> Self {
-        Expectimax {
-            search: Search::new(tables()),
+    /// Reads the optional parameter `depth` (`--param depth=3`): the deepest search, in moves,
+    /// from 1 to the default [`search::MAX_DEPTH`]. Shallower is faster and weaker.
+    fn new(setup: &Setup) -> Self {
+        let mut search = Search::new(tables());
+        if let Some(depth) = setup.params.get("depth").and_then(|d| d.as_u64()) {
+            search.set_max_depth(depth.min(u64::from(search::MAX_DEPTH)) as u32);
         }
+        Expectimax { search }
     }
 
     /// Always one of `obs.legal`: the search only ranks the moves the host allows. A board the search
@@ -73,11 +77,7 @@ mod tests {
     use super::*;
 
     fn setup() -> Setup {
-        Setup {
-            game: "2048".into(),
-            seed: 1,
-            seat: 0,
-        }
+        Setup::new("2048", 1, 0)
     }
 
     fn observation(board: [[u32; 4]; 4], legal: &[Direction]) -> Observation {

@@ -65,6 +65,8 @@ pub struct Search {
     /// Positions searched (max nodes) so far by the search under way, and where it must stop.
     nodes: u64,
     node_limit: u64,
+    /// The deepest search allowed (the `depth` parameter), at most [`MAX_DEPTH`].
+    max_depth: u32,
 }
 
 impl std::fmt::Debug for Search {
@@ -87,7 +89,13 @@ impl Search {
             depth_limit: 0,
             nodes: 0,
             node_limit: u64::MAX,
+            max_depth: MAX_DEPTH,
         }
+    }
+
+    /// Caps the search depth (1 to [`MAX_DEPTH`]): shallower is faster and weaker.
+    pub fn set_max_depth(&mut self, depth: u32) {
+        self.max_depth = depth.clamp(1, MAX_DEPTH);
     }
 
     /// The expected value of each move (indexed like [`Direction::ALL`]), `None` for a move that does
@@ -99,14 +107,14 @@ impl Search {
     pub fn evaluate(&mut self, board: Board) -> [Option<f32>; 4] {
         self.new_generation();
         let shallow = self
-            .search(board, MIN_DEPTH, u64::MAX)
+            .search(board, MIN_DEPTH.min(self.max_depth), u64::MAX)
             .expect("an unlimited search completes");
         let probe = self.nodes.max(1);
-        let mut depth = depth_limit(board);
+        let mut depth = depth_limit(board).min(self.max_depth);
         while depth > MIN_DEPTH && probe * GROWTH_PER_LEVEL.pow(depth - MIN_DEPTH) > NODE_BUDGET {
             depth -= 1;
         }
-        if depth == MIN_DEPTH {
+        if depth <= MIN_DEPTH {
             return shallow;
         }
         self.search(board, depth, NODE_LIMIT).unwrap_or(shallow)

@@ -14,11 +14,7 @@ use support::game::Game;
 /// Plays until the game is won (a 2048) or lost; every answer must be legal.
 fn play_to_2048(seed: u64) -> Game {
     let mut game = Game::new(seed);
-    let mut strategy = Expectimax::new(&Setup {
-        game: "2048".into(),
-        seed,
-        seat: 0,
-    });
+    let mut strategy = Expectimax::new(&Setup::new("2048", seed, 0));
     let start = Instant::now();
     while game.max_tile() < 2048 {
         let obs = game.observation();
