@@ -9,7 +9,6 @@
 //! `target/guests`, as the tests do.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::LazyLock;
 
 use botbox::games::g2048::{Direction, Game, Observation};
@@ -27,25 +26,9 @@ fn repo() -> PathBuf {
 }
 
 static GUESTS: LazyLock<PathBuf> = LazyLock::new(|| {
-    let target = repo().join("target/guests");
-    let _ = Command::new("rustup")
-        .args(["target", "add", "wasm32-unknown-unknown"])
-        .output();
-    let status = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "--target",
-            "wasm32-unknown-unknown",
-        ])
-        .args(["-p", "g2048-expectimax", "-p", "g2048-first-legal"])
-        .env("CARGO_TARGET_DIR", &target)
-        .current_dir(repo())
-        .status()
-        .expect("running cargo");
-    assert!(status.success(), "building the guests failed");
-    target.join("wasm32-unknown-unknown/release")
+    let packages = ["g2048-expectimax", "g2048-first-legal"];
+    botbox::runtime::build_wasm_packages(&repo(), &packages, &repo().join("target/guests"))
+        .expect("building the guests")
 });
 
 fn setup() -> Setup {

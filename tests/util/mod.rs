@@ -54,28 +54,9 @@ pub fn test_limits() -> Limits {
 pub fn guest_wasm(package: &str) -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     let dir = BUILT.get_or_init(|| {
-        let target = repo().join("target/guests");
-        // rust-toolchain.toml names the target, but rustup 1.28+ adds it only to fresh toolchain installs.
-        let _ = Command::new("rustup")
-            .args(["target", "add", "wasm32-unknown-unknown"])
-            .current_dir(repo())
-            .output();
-        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-        let status = Command::new(cargo)
-            .args([
-                "build",
-                "--release",
-                "--quiet",
-                "--target",
-                "wasm32-unknown-unknown",
-            ])
-            .args(["-p", "g2048-expectimax", "-p", "g2048-first-legal"])
-            .env("CARGO_TARGET_DIR", &target)
-            .current_dir(repo())
-            .status()
-            .expect("running cargo to build the guest strategies");
-        assert!(status.success(), "building the guest strategies failed");
-        target.join("wasm32-unknown-unknown/release")
+        let packages = ["g2048-expectimax", "g2048-first-legal"];
+        botbox::runtime::build_wasm_packages(&repo(), &packages, &repo().join("target/guests"))
+            .unwrap_or_else(|e| panic!("building the guest strategies: {e}"))
     });
     dir.join(format!("{}.wasm", package.replace('-', "_")))
 }

@@ -99,6 +99,14 @@ fn is_quit(key: &KeyEvent) -> bool {
         || (key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL))
 }
 
+/// The next key press; `None` for other events (releases, resizes: the loop redraws anyway).
+fn read_press() -> std::io::Result<Option<KeyEvent>> {
+    Ok(match event::read()? {
+        Event::Key(key) if key.kind == KeyEventKind::Press => Some(key),
+        _ => None,
+    })
+}
+
 fn direction(code: KeyCode) -> Option<Direction> {
     match code {
         KeyCode::Left => Some(Direction::Left),
@@ -223,12 +231,7 @@ pub fn execute_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     loop {
         let status = status(&mut session, &message);
         draw(&mut terminal, &session, status, "", PLAY_KEYS)?;
-        let Event::Key(key) = event::read()? else {
-            continue;
-        };
-        if key.kind != KeyEventKind::Press {
-            continue;
-        }
+        let Some(key) = read_press()? else { continue };
         if is_quit(&key) {
             return Ok(ExitCode::SUCCESS);
         }
@@ -287,12 +290,7 @@ pub fn execute_watch(args: WatchArgs) -> anyhow::Result<ExitCode> {
             Duration::from_secs(3600)
         };
         if event::poll(wait)? {
-            let Event::Key(key) = event::read()? else {
-                continue;
-            };
-            if key.kind != KeyEventKind::Press {
-                continue;
-            }
+            let Some(key) = read_press()? else { continue };
             if is_quit(&key) {
                 return Ok(ExitCode::SUCCESS);
             }

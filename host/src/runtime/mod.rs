@@ -24,7 +24,7 @@ pub use botbox_sdk::{Params, Setup};
 pub use fault::{Fault, FaultKind, LoadError};
 pub use limits::Limits;
 pub use payload::{Answer, Payload};
-pub use source::{SourceKind, build_rust_crate};
+pub use source::{SourceKind, WASM_TARGET, build_rust_crate, build_wasm_packages};
 
 /// A strategy file, loaded and validated, ready to be instantiated for any number of games on any thread.
 #[derive(Clone, Debug)]

@@ -79,8 +79,11 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Builds the Rust guest crate in `dir` for `wasm32-unknown-unknown` in release mode and returns the path
-/// of its `.wasm`. Needs `cargo` on the PATH and the wasm32 target installed (rust-toolchain.toml does it).
+/// The target strategies are compiled for.
+pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
+
+/// Builds the Rust guest crate in `dir` for wasm32 in release mode and returns the path of its `.wasm`.
+/// Needs `cargo` on the PATH; the wasm32 target is added with rustup when it is missing.
 pub fn build_rust_crate(dir: &Path) -> Result<PathBuf, LoadError> {
     let fail = |message: String| LoadError::Build {
         path: dir.to_path_buf(),
@@ -90,29 +93,71 @@ pub fn build_rust_crate(dir: &Path) -> Result<PathBuf, LoadError> {
     if !manifest.is_file() {
         return Err(fail("no Cargo.toml in this directory".into()));
     }
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let output = Command::new(cargo)
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--message-format=json",
-        ])
-        .arg("--manifest-path")
-        .arg(&manifest)
-        .output()
-        .map_err(|e| fail(format!("cannot run cargo: {e}")))?;
+    let args = [
+        "--message-format=json".into(),
+        "--manifest-path".into(),
+        manifest.into_os_string(),
+    ];
+    let stdout = cargo_build_wasm(&args, None).map_err(fail)?;
+    wasm_artifact(&stdout)
+        .ok_or_else(|| fail("cargo built no .wasm file (is crate-type \"cdylib\" set?)".into()))
+}
+
+/// Builds `packages` of the cargo workspace at `workspace` for wasm32 in release mode, into
+/// `target_dir`, and returns the directory that holds their `.wasm` files. The tests and benchmarks
+/// build the bundled Rust strategies this way (in a target directory of their own, so the outer
+/// cargo's lock is never contended).
+pub fn build_wasm_packages(
+    workspace: &Path,
+    packages: &[&str],
+    target_dir: &Path,
+) -> Result<PathBuf, LoadError> {
+    let mut args = vec![
+        "--manifest-path".into(),
+        workspace.join("Cargo.toml").into_os_string(),
+    ];
+    args.extend(packages.iter().flat_map(|p| ["-p".into(), (*p).into()]));
+    cargo_build_wasm(&args, Some(target_dir)).map_err(|message| LoadError::Build {
+        path: workspace.to_path_buf(),
+        message,
+    })?;
+    Ok(target_dir.join(WASM_TARGET).join("release"))
+}
+
+/// Runs `cargo build --release --target wasm32-unknown-unknown ARGS` and returns its standard output.
+/// If the target is missing (rust-toolchain.toml names it, but rustup 1.28+ adds targets only when it
+/// installs a toolchain), adds it with rustup and tries once more.
+fn cargo_build_wasm(
+    args: &[std::ffi::OsString],
+    target_dir: Option<&Path>,
+) -> Result<String, String> {
+    let run = || {
+        let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+        cmd.args(["build", "--release", "--quiet", "--target", WASM_TARGET])
+            .args(args);
+        if let Some(dir) = target_dir {
+            cmd.env("CARGO_TARGET_DIR", dir);
+        }
+        cmd.output().map_err(|e| format!("cannot run cargo: {e}"))
+    };
+    let mut output = run()?;
+    let missing_target = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stderr).contains("may not be installed")
+    };
+    if !output.status.success() && missing_target(&output) {
+        let _ = Command::new("rustup")
+            .args(["target", "add", WASM_TARGET])
+            .output();
+        output = run()?;
+    }
     if !output.status.success() {
         let mut message = String::from_utf8_lossy(&output.stderr).trim().to_string();
-        if message.contains("may not be installed") {
+        if missing_target(&output) {
             message.push_str("\nhint: run `rustup target add wasm32-unknown-unknown`");
         }
-        return Err(fail(message));
+        return Err(message);
     }
-    wasm_artifact(&String::from_utf8_lossy(&output.stdout))
-        .ok_or_else(|| fail("cargo built no .wasm file (is crate-type \"cdylib\" set?)".into()))
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 /// The last `.wasm` file among cargo's `compiler-artifact` messages.
