@@ -20,6 +20,7 @@ struct Tty {
     screen: Arc<Mutex<vt100::Parser>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
+    master: Box<dyn portable_pty::MasterPty + Send>,
 }
 
 impl Tty {
@@ -60,13 +61,29 @@ impl Tty {
             }
         });
         let writer = pair.master.take_writer().unwrap();
-        // Keep the master open for the child's lifetime.
-        std::mem::forget(pair.master);
         Tty {
             screen,
             writer,
             child,
+            master: pair.master,
         }
+    }
+
+    /// Resizes the terminal, as a person dragging the window would.
+    fn resize(&mut self, rows: u16, cols: u16) {
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let nonzero = |n: u16| std::num::NonZeroU16::new(n).expect("a real terminal size");
+        self.screen
+            .lock()
+            .unwrap()
+            .set_size(nonzero(rows), nonzero(cols));
     }
 
     fn text(&self) -> String {
@@ -174,6 +191,9 @@ fn ctrl_c_quits_and_restores_the_terminal() {
 fn a_terminal_too_small_gets_a_message() {
     let mut tty = Tty::spawn_sized(20, 30, &["play", "2048", "--seed", "1"]);
     tty.expect("too small");
+    // Enlarging the window redraws the board.
+    tty.resize(ROWS, COLS);
+    tty.expect("score 0  moves 0");
     tty.send("\x1b");
     assert!(tty.child.wait().unwrap().success());
 }
@@ -202,6 +222,63 @@ fn hints_come_from_a_strategy_under_its_limits() {
         "hint: {} (first_legal",
         expected.observation().legal[0].name()
     ));
+    tty.send("\x1b");
+    assert!(tty.child.wait().unwrap().success());
+}
+
+#[test]
+fn a_lost_game_says_so() {
+    let mut tty = Tty::spawn(&["play", "2048", "--seed", "4", "--size", "3"]);
+    let mut expected = Session::new(Options {
+        size: 3,
+        undo: 0,
+        shuffles: 0,
+        evil: false,
+        seed: 4,
+    })
+    .unwrap();
+    tty.expect("score 0  moves 0");
+    while !expected.is_over() {
+        let d = expected.observation().legal[0];
+        expected.step(d).unwrap();
+        tty.send(arrow(d));
+        tty.expect(&format!("moves {}", expected.moves()));
+    }
+    tty.expect(&format!("Game over: score {}", expected.score()));
+    tty.send("\x1b");
+    assert!(tty.child.wait().unwrap().success());
+}
+
+#[test]
+fn watching_a_strategy_pauses_and_steps() {
+    let mut tty = Tty::spawn(&[
+        "watch-play",
+        "2048",
+        "strategies/lua/g2048/first_legal.lua",
+        "--seed",
+        "3",
+        "--speed",
+        "200",
+    ]);
+    tty.expect("first_legal at 200.0 moves/s");
+    tty.send(" ");
+    tty.expect("PAUSED");
+    let moves_on_screen = |text: &str| -> u32 {
+        let after = text.split("moves ").nth(1).expect("a move counter");
+        after.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    let paused_at = moves_on_screen(&tty.text());
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        moves_on_screen(&tty.text()),
+        paused_at,
+        "moves went on while paused"
+    );
+    tty.send(".");
+    tty.expect(&format!("moves {}", paused_at + 1));
+    tty.send("+");
+    tty.expect("at 400.0 moves/s");
     tty.send("\x1b");
     assert!(tty.child.wait().unwrap().success());
 }

@@ -335,6 +335,25 @@ mod tests {
     }
 
     #[test]
+    fn reaching_2048_is_noticed_once_and_play_goes_on() {
+        let mut s = session(1, 0, false);
+        let board = super::super::Board::from_rows(&[
+            vec![1024, 1024, 0, 0],
+            vec![0; 4],
+            vec![0; 4],
+            vec![0; 4],
+        ])
+        .unwrap();
+        s.mode = Mode::Classic(Game::with_board(board, 1));
+        assert!(!s.take_won_notice());
+        s.step(Direction::Left).unwrap();
+        assert!(s.won() && s.take_won_notice());
+        assert!(!s.take_won_notice(), "noticed only once");
+        assert!(!s.is_over());
+        s.step(s.observation().legal[0]).unwrap();
+    }
+
+    #[test]
     fn evil_sessions_show_evil_tiles() {
         let mut s = session(0, 0, true);
         let mut seen = false;
