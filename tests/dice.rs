@@ -146,3 +146,44 @@ fn help_shows_examples() {
     );
     assert!(text.contains("--games-per-pair"), "{text}");
 }
+
+#[test]
+fn replays_record_the_first_games_of_every_pair_and_print() {
+    let dir = scratch("replays");
+    let replays = dir.join("games");
+    let out = botbox(&[
+        "dice",
+        "examples/dice/no-six.txt",
+        "--games-per-pair",
+        "200",
+        "--replay-dir",
+        replays.to_str().unwrap(),
+        "--replays-per-pair",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let files: Vec<_> = std::fs::read_dir(&replays)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let pairs = {
+        let text = std::fs::read_to_string(at("examples/dice/no-six.txt")).unwrap();
+        let n: usize = text.split_whitespace().next().unwrap().parse().unwrap();
+        n * (n - 1) / 2
+    };
+    assert_eq!(files.len(), 2 * pairs, "{files:?}");
+    let shown = botbox(&[
+        "replay",
+        replays.join("dice-D1-D2-0002.jsonl").to_str().unwrap(),
+    ]);
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    let text = stdout(&shown);
+    assert!(
+        text.contains("D2 starts"),
+        "game 2 of a pair is started by die B:\n{text}"
+    );
+    assert!(
+        text.contains("turn    1:") && text.contains("end: "),
+        "{text}"
+    );
+}

@@ -12,7 +12,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::games::g2048::Game;
-use crate::play::g2048::GameRecord;
 use crate::runtime::Strategy;
 
 pub const FORMAT: &str = "botbox-replay";
@@ -94,12 +93,19 @@ impl Replay {
         self.lines.push(line(&Line::Turn(value)));
     }
 
-    pub fn finish(&mut self, record: &GameRecord) {
-        let result = serde_json::to_value(record).expect("records serialize");
-        self.lines.push(line(&Line::End(End {
+    /// Ends the replay with the game's result and the strategies' logs.
+    pub fn finish<R: Serialize>(&mut self, result: &R) {
+        let result = serde_json::to_value(result).expect("results serialize");
+        let end = End {
             result,
             logs: vec![self.log.clone()],
-        })));
+        };
+        self.lines.push(line(&Line::End(end)));
+    }
+
+    /// The serialized lines so far.
+    pub fn lines(&self) -> &[String] {
+        &self.lines
     }
 
     /// Writes the replay to `path`, creating its directory.

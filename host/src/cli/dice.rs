@@ -24,6 +24,7 @@ the faces (whole numbers that may repeat, be 0 or exceed 6):
   2
   6 1 2 3 4 5 6
   6 1 1 1 6 6 6
+With --replay-dir, the first games of every pair are recorded: botbox replay DIR/dice-D1-D2-0001.jsonl.
 Games come in pairs from one seed, once with each die starting. Dice are ranked by their mean win rate
 against the others; a die beats another head to head when the 95% intervals of its win and loss rates do
 not overlap. The same --seed gives the same results whatever --jobs is. Rules: docs/dice.md.")]
@@ -45,6 +46,12 @@ pub struct Args {
     /// Also write the full report as JSON to this file
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Write replays of the first games of every pair into this directory (see --replays-per-pair)
+    #[arg(long, value_name = "DIR")]
+    replay_dir: Option<PathBuf>,
+    /// How many games of each pair --replay-dir keeps
+    #[arg(long, value_name = "N", default_value_t = 2, requires = "replay_dir")]
+    replays_per_pair: u64,
 }
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
@@ -78,7 +85,31 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         let text = serde_json::to_string_pretty(&report)?;
         std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))?;
     }
+    if let Some(dir) = &args.replay_dir {
+        let written = write_replays(&dice, args.seed, args.replays_per_pair, dir)?;
+        println!(
+            "wrote {written} replays into {} (botbox replay FILE shows one)",
+            dir.display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Records the first `per_pair` games of every pair, as the ranking played them.
+fn write_replays(dice: &[Die], seed: u64, per_pair: u64, dir: &Path) -> anyhow::Result<usize> {
+    let mut written = 0;
+    for (p, (a, b)) in dice::dice_pairs(dice.len()).into_iter().enumerate() {
+        let pair_seed = botbox::games::derive_seed(seed, p as u64);
+        for g in 0..per_pair {
+            let path = dir.join(format!("dice-D{}-D{}-{:04}.jsonl", a + 1, b + 1, g + 1));
+            let replay = botbox::play::dice::record(dice, (a, b), pair_seed, g);
+            replay
+                .write(&path)
+                .with_context(|| format!("writing {}", path.display()))?;
+            written += 1;
+        }
+    }
+    Ok(written)
 }
 
 fn read_dice(path: &Path) -> anyhow::Result<Vec<Die>> {

@@ -3,6 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::fmt::Write as _;
+use std::io::Write as _;
+
 use anyhow::{Context, bail};
 use botbox::play::g2048::Turn;
 use botbox::replay::{self, ReplayFile};
@@ -23,36 +26,46 @@ pub struct Args {
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let file = replay::read(&args.file)?;
+    let mut out = String::new();
     match file.header.game.as_str() {
-        "2048" => print_2048(&file, args.last)?,
+        "2048" => print_2048(&mut out, &file, args.last)?,
+        "dice" => print_dice(&mut out, &file, args.last)?,
         other => bail!(
             "{}: replays of game {other:?} cannot be shown yet",
             args.file.display()
         ),
     }
+    // A reader that stops early (`| head`) is not an error.
+    match std::io::stdout().lock().write_all(out.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(e).context("writing to standard output")?
+        }
+        _ => {}
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<()> {
+fn print_2048(out: &mut String, file: &ReplayFile, last: Option<usize>) -> anyhow::Result<()> {
     let h = &file.header;
     let who: Vec<String> = h
         .strategies
         .iter()
         .map(|s| format!("{} ({}, sha256 {:.12})", s.name, s.kind, s.sha256))
         .collect();
-    println!(
+    writeln!(
+        out,
         "2048 game {} seed {}  {}  {}",
         h.number,
         h.seed,
         h.params,
         who.join(", ")
-    );
+    )?;
     let start: Vec<Vec<u32>> =
         serde_json::from_value(h.start["board"].clone()).context("reading the start board")?;
     let skip = last.map_or(0, |n| file.turns.len().saturating_sub(n));
     if skip == 0 {
-        println!("start");
-        print_board(&start);
+        writeln!(out, "start")?;
+        print_board(out, &start)?;
     }
     for (i, value) in file.turns.iter().enumerate().skip(skip) {
         let t: Turn = serde_json::from_value(value.clone())
@@ -60,39 +73,45 @@ fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<()> {
         let spawn = t.spawn.map_or(String::new(), |s| {
             format!(", {} at ({}, {})", s.value, s.cell[0], s.cell[1])
         });
-        println!(
+        writeln!(
+            out,
             "move {}: {} +{}{spawn}  score {}",
             t.n,
             t.action.name(),
             t.gained,
             t.score
-        );
-        print_board(&t.after);
+        )?;
+        print_board(out, &t.after)?;
     }
     match &file.end {
         Some(end) => {
             let r = &end.result;
-            println!(
+            writeln!(
+                out,
                 "end: score {} after {} moves, largest tile {}",
                 r["score"], r["moves"], r["max_tile"]
-            );
+            )?;
             if !r["fault"].is_null() {
-                println!(
+                writeln!(
+                    out,
                     "fault: {}: {}",
                     r["fault"]["kind"].as_str().unwrap_or("?"),
                     r["fault"]["message"].as_str().unwrap_or("")
-                );
+                )?;
             }
             for line in end.logs.iter().flatten() {
-                println!("  | {line}");
+                writeln!(out, "  | {line}")?;
             }
         }
-        None => println!("(the replay ends without a result: the game was cut short)"),
+        None => writeln!(
+            out,
+            "(the replay ends without a result: the game was cut short)"
+        )?,
     }
     Ok(())
 }
 
-fn print_board(rows: &[Vec<u32>]) {
+fn print_board(out: &mut String, rows: &[Vec<u32>]) -> std::fmt::Result {
     for row in rows {
         let cells: Vec<String> = row
             .iter()
@@ -104,6 +123,97 @@ fn print_board(rows: &[Vec<u32>]) {
                 }
             })
             .collect();
-        println!("  {}", cells.join(""));
+        writeln!(out, "  {}", cells.join(""))?;
     }
+    Ok(())
+}
+
+fn print_dice(out: &mut String, file: &ReplayFile, last: Option<usize>) -> anyhow::Result<()> {
+    use botbox::games::dice::Place;
+    use botbox::play::dice::Turn;
+    let h = &file.header;
+    let dice = &h.params["dice"];
+    let name = |seat: usize| dice[seat]["name"].as_str().unwrap_or("?").to_string();
+    let starter = if h.params["a_starts"] == true {
+        name(0)
+    } else {
+        name(1)
+    };
+    writeln!(
+        out,
+        "dice game {} seed {}: {} {} against {} {}, {} starts",
+        h.number,
+        h.seed,
+        name(0),
+        dice[0]["faces"],
+        name(1),
+        dice[1]["faces"],
+        starter
+    )?;
+    let show = |places: &[[Place; 4]; 2]| -> String {
+        let side = |ps: &[Place; 4]| {
+            ps.iter()
+                .map(|p| match p {
+                    Place::Waiting => "B".to_string(),
+                    Place::Step(0) => "A".to_string(),
+                    Place::Step(s) if *s >= 40 => {
+                        ["a", "b", "c", "d"][(*s - 40) as usize].to_string()
+                    }
+                    Place::Step(s) => s.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        format!(
+            "{}: {}  |  {}: {}",
+            name(0),
+            side(&places[0]),
+            name(1),
+            side(&places[1])
+        )
+    };
+    let skip = last.map_or(0, |n| file.turns.len().saturating_sub(n));
+    for (i, value) in file.turns.iter().enumerate().skip(skip) {
+        let t: Turn = serde_json::from_value(value.clone())
+            .with_context(|| format!("reading turn {}", i + 1))?;
+        let what = match t.mv {
+            None => "no move".to_string(),
+            Some(m) => format!(
+                "{} -> {}{}",
+                match m.from {
+                    Place::Waiting => "B".into(),
+                    Place::Step(s) => s.to_string(),
+                },
+                m.to,
+                if t.captured { ", captures" } else { "" }
+            ),
+        };
+        writeln!(
+            out,
+            "turn {:>4}: {} rolls {:>2}: {:<18} {}",
+            t.n,
+            name(t.seat as usize),
+            t.face,
+            what,
+            show(&t.places)
+        )?;
+    }
+    if let Some(end) = &file.end {
+        let r = &end.result;
+        match r["winner"].as_u64() {
+            Some(seat) => writeln!(
+                out,
+                "end: {} wins after {} turns",
+                name(seat as usize),
+                r["turns"]
+            )?,
+            None => writeln!(
+                out,
+                "end: draw ({}) after {} turns",
+                r["reason"].as_str().unwrap_or("?"),
+                r["turns"]
+            )?,
+        }
+    }
+    Ok(())
 }

@@ -2,4 +2,5 @@
 //! engine decides what is legal, the strategy only ever sees its observation, and every fault ends
 //! the game with its reason recorded.
 
+pub mod dice;
 pub mod g2048;
