@@ -11,6 +11,7 @@
 
 mod fault;
 mod limits;
+mod log;
 pub mod lua;
 mod payload;
 mod source;

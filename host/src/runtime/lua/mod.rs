@@ -23,6 +23,7 @@ use std::rc::Rc;
 use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, VmState};
 
+use super::log::Log;
 use super::watchdog::Deadline;
 use super::{Answer, Fault, FaultKind, Limits, LoadError, Payload, Setup};
 
@@ -70,30 +71,6 @@ struct Shared {
     over: Cell<Option<FaultKind>>,
     deadline: Deadline,
     log: RefCell<Log>,
-}
-
-#[derive(Default)]
-struct Log {
-    lines: Vec<String>,
-    bytes: usize,
-    cap: usize,
-    truncated: bool,
-}
-
-impl Log {
-    fn push(&mut self, line: String) {
-        if self.truncated {
-            return;
-        }
-        if self.bytes + line.len() > self.cap {
-            self.truncated = true;
-            self.lines
-                .push(format!("[log truncated at {} bytes]", self.cap));
-            return;
-        }
-        self.bytes += line.len();
-        self.lines.push(line);
-    }
 }
 
 /// A Lua strategy playing one game.
@@ -161,10 +138,7 @@ impl Instance {
             budget: limits.lua_budget,
             over: Cell::new(None),
             deadline: Deadline::new(),
-            log: RefCell::new(Log {
-                cap: limits.log_bytes,
-                ..Log::default()
-            }),
+            log: RefCell::new(Log::new(limits.log_bytes)),
         });
         let lua =
             Lua::new_with(libs(), LuaOptions::new()).map_err(|e| host_fault(FaultKind::Load, e))?;
@@ -219,7 +193,7 @@ impl Instance {
     }
 
     pub fn log(&self) -> Vec<String> {
-        self.vm.shared.log.borrow().lines.clone()
+        self.vm.shared.log.borrow().lines().to_vec()
     }
 }
 

@@ -23,44 +23,6 @@ pub const NAMES: [&str; 7] = [
 const CALL_FUEL: u64 = 100;
 const BYTE_FUEL: u64 = 1;
 
-/// A strategy's log lines for one game, capped in bytes.
-#[derive(Debug)]
-pub struct Log {
-    lines: Vec<String>,
-    bytes: usize,
-    cap: usize,
-    truncated: bool,
-}
-
-impl Log {
-    pub fn new(cap: usize) -> Log {
-        Log {
-            lines: Vec::new(),
-            bytes: 0,
-            cap,
-            truncated: false,
-        }
-    }
-
-    pub fn lines(&self) -> &[String] {
-        &self.lines
-    }
-
-    fn push(&mut self, line: String) {
-        if self.truncated {
-            return;
-        }
-        if self.bytes + line.len() > self.cap {
-            self.truncated = true;
-            self.lines
-                .push(format!("[log truncated at {} bytes]", self.cap));
-            return;
-        }
-        self.bytes += line.len();
-        self.lines.push(line);
-    }
-}
-
 type Result<T> = wasmtime::Result<T>;
 
 pub fn define(linker: &mut Linker<StoreData>) -> Result<()> {

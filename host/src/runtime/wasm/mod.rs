@@ -18,6 +18,7 @@ use wasmtime::{
     PoolingAllocationConfig, ResourceLimiter, Store, Trap, TypedFunc,
 };
 
+use super::log::Log;
 use super::{Answer, Fault, FaultKind, Limits, LoadError, Payload, Setup};
 
 /// The wasm stack a strategy may use; deeper recursion traps with "call stack exhausted".
@@ -134,7 +135,7 @@ impl Program {
 #[derive(Debug)]
 pub struct StoreData {
     limiter: Limiter,
-    log: host::Log,
+    log: Log,
 }
 
 #[derive(Debug)]
@@ -196,7 +197,7 @@ impl Instance {
                 cap: limits.memory,
                 exceeded: false,
             },
-            log: host::Log::new(limits.log_bytes),
+            log: Log::new(limits.log_bytes),
         };
         let mut store = Store::new(engine, data);
         store.limiter(|d| &mut d.limiter);

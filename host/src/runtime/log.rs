@@ -1,0 +1,56 @@
+//! A strategy's log for one game: what it printed (Lua `print`, WASM `botbox.log`), capped in bytes so
+//! a chatty or hostile strategy cannot fill the host's memory.
+
+/// Log lines, at most `cap` bytes of them; past that one truncation notice and nothing more.
+#[derive(Debug, Default)]
+pub struct Log {
+    lines: Vec<String>,
+    bytes: usize,
+    cap: usize,
+    truncated: bool,
+}
+
+impl Log {
+    pub fn new(cap: usize) -> Log {
+        Log {
+            cap,
+            ..Log::default()
+        }
+    }
+
+    pub fn lines(&self) -> &[String] {
+        &self.lines
+    }
+
+    pub fn push(&mut self, line: String) {
+        if self.truncated {
+            return;
+        }
+        if self.bytes + line.len() > self.cap {
+            self.truncated = true;
+            self.lines
+                .push(format!("[log truncated at {} bytes]", self.cap));
+            return;
+        }
+        self.bytes += line.len();
+        self.lines.push(line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_stops_at_its_cap_with_one_notice() {
+        let mut log = Log::new(10);
+        log.push("12345".into());
+        log.push("67890".into());
+        log.push("x".into());
+        log.push("y".into());
+        assert_eq!(
+            log.lines(),
+            ["12345", "67890", "[log truncated at 10 bytes]"]
+        );
+    }
+}
