@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use anyhow::Context;
 use botbox::tournament::bench::{self, BenchConfig, BenchReport, MILESTONES, POINTS_CAP};
 use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use super::GameName;
 use super::limits::LimitArgs;
@@ -52,9 +51,7 @@ pub struct Args {
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     botbox::games::g2048::check_size(args.size).context("--size")?;
     let strategy = super::load(&args.strategy, &args.limits)?;
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = super::jobs_or_cores(args.jobs);
     let config = BenchConfig {
         games: args.games,
         seed: args.seed,
@@ -62,18 +59,12 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         jobs,
         replay_dir: args.replay_dir,
     };
-    let bar = ProgressBar::new(args.games as u64).with_style(
-        ProgressStyle::with_template(
-            "{spinner} {pos}/{len} games [{elapsed_precise}] {wide_bar} eta {eta}",
-        )
-        .expect("a valid template"),
-    );
+    let bar = super::games_bar(args.games as u64);
     let report = bench::run(&strategy, &config, |_| bar.inc(1)).context("writing replays")?;
     bar.finish_and_clear();
     println!("{}", render(&report));
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&report)?;
-        std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))?;
+        super::write_json(path, &report)?;
     }
     Ok(ExitCode::SUCCESS)
 }

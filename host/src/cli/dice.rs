@@ -10,7 +10,6 @@ use botbox::tournament::dice::{
     self, DiceConfig, DiceReport, PairResult, Progress, Rate, Sampling,
 };
 use comfy_table::{CellAlignment, Table, presets::UTF8_FULL_CONDENSED};
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// Rank dice by how often they win Mensch ärgere Dich nicht (strict rules): every pair, with 95% intervals
 #[derive(Debug, clap::Args)]
@@ -60,20 +59,13 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         Some(games) => Sampling::GamesPerPair(games),
         None => Sampling::Precision(args.precision),
     };
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = super::jobs_or_cores(args.jobs);
     let config = DiceConfig {
         seed: args.seed,
         sampling,
         jobs,
     };
-    let bar = ProgressBar::new(0).with_style(
-        ProgressStyle::with_template(
-            "{spinner} {human_pos}/{human_len} games [{elapsed_precise}] {wide_bar} {per_sec}",
-        )
-        .expect("a valid template"),
-    );
+    let bar = super::games_bar(0);
     let report = dice::run(&dice, &config, |p| match p {
         Progress::Planned { games } => bar.inc_length(games),
         Progress::Played { games } => bar.inc(games),
@@ -82,8 +74,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     println!("{}", render(&report, &args.file));
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&report)?;
-        std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))?;
+        super::write_json(path, &report)?;
     }
     if let Some(dir) = &args.replay_dir {
         let written = write_replays(&dice, args.seed, args.replays_per_pair, dir)?;

@@ -65,3 +65,22 @@ fn load(
         botbox::runtime::Strategy::load(path, &args.limits()).context("cannot load strategy")?;
     Ok(strategy.with_params(args.params()))
 }
+
+/// `--jobs`, or one game thread per core when it is not given.
+fn jobs_or_cores(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The progress bar of a run of games (drawn only on a terminal; its length may grow as work is planned).
+fn games_bar(games: u64) -> indicatif::ProgressBar {
+    let template = "{spinner} {human_pos}/{human_len} games [{elapsed_precise}] {wide_bar} {per_sec} eta {eta}";
+    indicatif::ProgressBar::new(games)
+        .with_style(indicatif::ProgressStyle::with_template(template).expect("a valid template"))
+}
+
+/// Writes a report as pretty JSON to `path` (`--json`).
+fn write_json(path: &std::path::Path, report: &impl serde::Serialize) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let text = serde_json::to_string_pretty(report)?;
+    std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))
+}
