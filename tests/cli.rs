@@ -3,17 +3,10 @@
 mod util;
 
 use serde_json::Value;
-use util::{at, botbox, guest_wasm, stderr, stdout};
+use util::{botbox, guest_wasm, scratch, stderr, stdout};
 
 fn json(path: &std::path::Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = at("target/test-scratch").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]

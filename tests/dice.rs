@@ -3,19 +3,11 @@
 mod util;
 
 use serde_json::Value;
-use util::{at, botbox, stderr, stdout};
-
-/// A fresh scratch directory under `target/`.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = at("target/test-scratch/dice").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use util::{at, botbox, scratch, stderr, stdout};
 
 /// Runs `botbox dice` with `args` and `--json`, checks it succeeded, and returns stdout and the JSON.
 fn dice(name: &str, args: &[&str]) -> (String, Value) {
-    let file = scratch(name).join("report.json");
+    let file = scratch(&format!("dice/{name}")).join("report.json");
     let mut all = vec!["dice"];
     all.extend_from_slice(args);
     all.extend_from_slice(&["--json", file.to_str().unwrap()]);
@@ -87,7 +79,7 @@ fn draws_are_reported_with_their_reasons() {
 
 #[test]
 fn a_broken_dice_file_is_refused_with_its_line() {
-    let dir = scratch("broken");
+    let dir = scratch("dice/broken");
     let cases = [
         (
             "2\n6 1 2 3 4 5\n1 6\n",
@@ -149,7 +141,7 @@ fn help_shows_examples() {
 
 #[test]
 fn replays_record_the_first_games_of_every_pair_and_print() {
-    let dir = scratch("replays");
+    let dir = scratch("dice/replays");
     let replays = dir.join("games");
     let out = botbox(&[
         "dice",

@@ -181,7 +181,7 @@ fn malformed_wasm_is_refused_at_load() {
 
 #[test]
 fn lua_syntax_errors_name_file_and_line() {
-    let dir = tempdir();
+    let dir = util::scratch("hostile-syntax");
     let path = dir.join("broken.lua");
     std::fs::write(
         &path,
@@ -223,14 +223,4 @@ fn host_memory_stays_bounded_across_many_memory_bombs() {
         "resident memory grew by {} MiB over 30 bombs of 32 MiB",
         grown >> 20
     );
-}
-
-fn tempdir() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "botbox-test-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }

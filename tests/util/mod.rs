@@ -22,6 +22,14 @@ pub fn at(relative: &str) -> PathBuf {
     repo().join(relative)
 }
 
+/// A fresh, empty scratch directory `target/test-scratch/NAME` (names are unique per test).
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = at("target/test-scratch").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Runs the `botbox` binary from the repository root.
 pub fn botbox(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_botbox"))
