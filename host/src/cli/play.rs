@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use botbox::games::derive_seed;
 use botbox::games::g2048::session::{Options, Session};
 use botbox::games::g2048::{Direction, check_size};
+use botbox::games::seat_seed;
 use botbox::runtime::{Instance, Setup, Strategy};
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -135,7 +135,7 @@ impl Advisor {
     fn advise(&mut self, session: &Session) -> Result<(Direction, Duration), String> {
         let game = session.game_number();
         if self.instance.as_ref().is_none_or(|(g, _)| *g != game) {
-            let seed = derive_seed(derive_seed(session.options().seed, game - 1), 1000);
+            let seed = seat_seed(session.game_seed(), 0);
             let setup = Setup::new("2048", seed, 0);
             let instance = self
                 .strategy

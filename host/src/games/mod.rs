@@ -33,6 +33,11 @@ pub fn derive_seed(seed: u64, stream: u64) -> u64 {
     mix64(mix64(seed).wrapping_add(stream.wrapping_add(1).wrapping_mul(GAMMA)))
 }
 
+/// The seed of the strategy in `seat` of a game seeded with `game_seed` (the convention above).
+pub fn seat_seed(game_seed: u64, seat: u32) -> u64 {
+    derive_seed(game_seed, 1000 + u64::from(seat))
+}
+
 /// The splitmix64 finaliser: a bijection on `u64` in which every input bit affects every output bit.
 fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -4,8 +4,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::derive_seed;
 use crate::games::g2048::{Direction, Game};
+use crate::games::seat_seed;
 use crate::replay::{self, Replay};
 use crate::runtime::{Fault, FaultKind, Setup, Strategy};
 
@@ -56,7 +56,7 @@ pub fn play(
     let mut replay =
         record.then(|| Replay::new(replay::header_2048(strategy, size, game, seed, &state)));
     let mut time = Duration::ZERO;
-    let setup = Setup::new("2048", derive_seed(seed, 1000), 0);
+    let setup = Setup::new("2048", seat_seed(seed, 0), 0);
     let fault = match strategy.instantiate(&setup) {
         Err(fault) => Some(fault),
         Ok(mut bot) => {

@@ -11,7 +11,7 @@ use super::{
     Board4, BoardError, DEFAULT_SIZE, Direction, Grid, IllegalMove, Observation, SizeError,
     WIN_EXPONENT, value,
 };
-use crate::games::{Rng, derive_seed, rng};
+use crate::games::{Rng, rng, seat_seed};
 
 /// Either board, with one API: each method delegates to the board it holds.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -335,8 +335,8 @@ impl Game {
 }
 
 /// Plays one 4x4 game seeded with `seed` with random moves, the player seeded as seat 0 is
-/// (`derive_seed(seed, 1000)`), and returns how it ended.
+/// (`seat_seed(seed, 0)`), and returns how it ended.
 pub fn play_random(seed: u64) -> Playout {
     let mut game = Game::start(Board::Fast(Board4::EMPTY), seed);
-    game.play_random(&mut rng(derive_seed(seed, 1000)))
+    game.play_random(&mut rng(seat_seed(seed, 0)))
 }

@@ -225,6 +225,11 @@ impl Session {
         self.shuffles_left
     }
 
+    /// The seed of the current game: game `k` (from 1) is seeded with `derive_seed(seed, k - 1)`.
+    pub fn game_seed(&self) -> u64 {
+        derive_seed(self.options.seed, self.games_started - 1)
+    }
+
     /// The number of the current game in this session, from 1.
     pub fn game_number(&self) -> u64 {
         self.games_started
