@@ -179,3 +179,185 @@ fn replays_record_the_first_games_of_every_pair_and_print() {
         "{text}"
     );
 }
+
+/// Runs `botbox tournament dice --variant free` with `args` and `--json`, checks it succeeded, and
+/// returns stdout and the JSON report.
+fn free(name: &str, args: &[&str]) -> (String, Value) {
+    let file = scratch(&format!("dice-free/{name}")).join("report.json");
+    let mut all = vec!["tournament", "dice", "--variant", "free"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--json", file.to_str().unwrap()]);
+    let out = botbox(&all);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    (stdout(&out), json)
+}
+
+/// The die index (0-based) of a free-variant entry named like `D3:frontmost`.
+fn die_of(entry: &Value) -> u64 {
+    let name = entry.as_str().unwrap();
+    let number = name.strip_prefix('D').unwrap().split(':').next().unwrap();
+    number.parse::<u64>().unwrap() - 1
+}
+
+#[test]
+fn the_frontmost_strategy_reproduces_the_strict_rankings_results() {
+    let (_, strict) = dice(
+        "strict-seed-5",
+        &[
+            "examples/dice/wuerfel0.txt",
+            "--games-per-pair",
+            "200",
+            "--seed",
+            "5",
+        ],
+    );
+    let (_, tournament) = free(
+        "frontmost-seed-5",
+        &[
+            "--dice",
+            "examples/dice/wuerfel0.txt",
+            "--players",
+            "strategies/lua/dice/frontmost.lua",
+            "--games",
+            "200",
+            "--seed",
+            "5",
+        ],
+    );
+    let strict_pairs = strict["pairs"].as_array().unwrap();
+    let free_pairs = tournament["pairs"].as_array().unwrap();
+    assert_eq!(strict_pairs.len(), 15);
+    assert_eq!(free_pairs.len(), 15);
+    for p in strict_pairs {
+        let (a, b) = (p["a"].as_u64().unwrap(), p["b"].as_u64().unwrap());
+        let q = free_pairs
+            .iter()
+            .find(|q| die_of(&q["a"]) == a && die_of(&q["b"]) == b)
+            .unwrap_or_else(|| panic!("no tournament pair for dice {a} and {b}"));
+        let strict_wdl = (&p["wins"][0], &p["draws"], &p["wins"][1]);
+        let free_wdl = (&q["wins"], &q["draws"], &q["losses"]);
+        assert_eq!(strict_wdl, free_wdl, "dice {a} and {b}: {p} against {q}");
+        // Game for game: the turns played add up to the same total.
+        let turns: u64 = tournament["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| {
+                let mut d = [die_of(&g["players"][0]), die_of(&g["players"][1])];
+                d.sort();
+                d == [a, b]
+            })
+            .map(|g| g["turns"].as_u64().unwrap())
+            .sum();
+        assert_eq!(p["turns"].as_u64().unwrap(), turns, "dice {a} and {b}");
+    }
+}
+
+#[test]
+fn the_example_strategies_play_without_faults() {
+    let players = [
+        "strategies/lua/dice/frontmost.lua",
+        "strategies/lua/dice/capture_first.lua",
+        "strategies/lua/dice/safety_first.lua",
+        "strategies/lua/dice/expectimax.lua",
+    ];
+    let mut args = vec![
+        "--dice",
+        "examples/dice/wuerfel0.txt",
+        "--die",
+        "1",
+        "--die",
+        "2",
+        "--games",
+        "4",
+        "--jobs",
+        "2",
+        // expectimax compares its own move generator with the host's legal moves at every decision
+        // and raises an error (a fault) on any difference.
+        "--param",
+        "check=true",
+        "--players",
+    ];
+    args.extend_from_slice(&players);
+    let (text, json) = free("examples", &args);
+    let standings = json["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 8, "{text}");
+    assert_eq!(json["games"].as_array().unwrap().len(), 28 * 4);
+    for s in standings {
+        assert_eq!(s["faults"], serde_json::json!({}), "{text}");
+        assert_eq!(s["games"], 7 * 4);
+    }
+    assert!(text.contains("D2:capture_first"), "{text}");
+
+    // Dice with a 0, faces past the goal and a face that jumps straight into it: expectimax's move
+    // generator still agrees with the host's at every decision.
+    let dir = scratch("dice-free/odd-dice");
+    let odd = dir.join("odd.txt");
+    std::fs::write(
+        &odd,
+        "3\n6 1 2 3 4 5 6\n8 0 6 6 13 40 43 44 100\n5 1 6 20 39 41\n",
+    )
+    .unwrap();
+    let (text, json) = free(
+        "odd",
+        &[
+            "--dice",
+            odd.to_str().unwrap(),
+            "--players",
+            "strategies/lua/dice/expectimax.lua",
+            "--games",
+            "6",
+            "--jobs",
+            "2",
+            "--param",
+            "check=true",
+        ],
+    );
+    for s in json["standings"].as_array().unwrap() {
+        assert_eq!(s["faults"], serde_json::json!({}), "{text}");
+    }
+}
+
+#[test]
+fn an_answer_that_is_not_a_legal_move_loses_as_illegal() {
+    let dir = scratch("dice-free/illegal-strategy");
+    let bad = dir.join("bad.lua");
+    // One step further than the frontmost move: a move of the wrong length, never legal.
+    std::fs::write(
+        &bad,
+        "return { choose_move = function(obs)\n\
+         \treturn { from = obs.legal[1].from, to = obs.legal[1].to + 1 }\n\
+         end }\n",
+    )
+    .unwrap();
+    let (text, json) = free(
+        "illegal",
+        &[
+            "--dice",
+            "examples/dice/wuerfel0.txt",
+            "--die",
+            "1",
+            "--players",
+            bad.to_str().unwrap(),
+            "strategies/lua/dice/frontmost.lua",
+            "--games",
+            "4",
+        ],
+    );
+    let standings = json["standings"].as_array().unwrap();
+    let bad = standings.iter().find(|s| s["name"] == "D1:bad").unwrap();
+    let good = standings
+        .iter()
+        .find(|s| s["name"] == "D1:frontmost")
+        .unwrap();
+    assert_eq!(bad["losses"], 4, "{text}");
+    assert_eq!(bad["faults"], serde_json::json!({"illegal": 4}), "{text}");
+    assert_eq!(good["wins"], 4, "{text}");
+    assert_eq!(good["faults"], serde_json::json!({}), "{text}");
+    for g in json["games"].as_array().unwrap() {
+        assert_eq!(g["reason"], "fault");
+        assert_eq!(g["winner"], "D1:frontmost");
+    }
+    assert!(text.contains("not among the legal moves"), "{text}");
+}

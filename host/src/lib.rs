@@ -21,12 +21,13 @@
 //!
 //! The map of the crate: [`games`] holds the pure rules engines; [`runtime`] is the only door to
 //! strategy code; [`play`] plays one game between the two; [`tournament`] runs many games in parallel
-//! and summarises them; [`replay`] records and reads games; [`schema`] publishes the wire types.
+//! and summarises them; [`replay`] records and reads games; [`reload`] watches strategy files for new versions; [`schema`] publishes the wire types.
 
 #![forbid(unsafe_code)]
 
 pub mod games;
 pub mod play;
+pub mod reload;
 pub mod replay;
 pub mod runtime;
 pub mod schema;

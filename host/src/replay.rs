@@ -76,15 +76,15 @@ enum Line {
 #[derive(Debug, Clone)]
 pub struct Replay {
     lines: Vec<String>,
-    /// The strategy's log, filled in when the game ends.
-    pub log: Vec<String>,
+    /// Each seat's strategy log, filled in when the game ends.
+    pub logs: Vec<Vec<String>>,
 }
 
 impl Replay {
     pub fn new(header: Header) -> Replay {
         Replay {
             lines: vec![line(&Line::Header(header))],
-            log: Vec::new(),
+            logs: Vec::new(),
         }
     }
 
@@ -98,7 +98,7 @@ impl Replay {
         let result = serde_json::to_value(result).expect("results serialize");
         let end = End {
             result,
-            logs: vec![self.log.clone()],
+            logs: self.logs.clone(),
         };
         self.lines.push(line(&Line::End(end)));
     }

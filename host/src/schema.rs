@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use botbox_sdk::{Setup, g2048, worms};
+use botbox_sdk::{Setup, bs, dice, g2048, worms};
 use schemars::schema_for;
 
 /// Every published schema: its file name and its text.
@@ -14,6 +14,13 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("2048.action.json", schema_for!(g2048::Direction)),
         ("worms.observation.json", schema_for!(worms::Observation)),
         ("worms.action.json", schema_for!(worms::Action)),
+        ("dice.observation.json", schema_for!(dice::Observation)),
+        ("dice.action.json", schema_for!(dice::Action)),
+        ("bs.play.observation.json", schema_for!(bs::PlayObservation)),
+        ("bs.play.action.json", schema_for!(bs::PlayAction)),
+        ("bs.call.observation.json", schema_for!(bs::CallObservation)),
+        ("bs.call.action.json", schema_for!(bs::CallAction)),
+        ("bs.event.json", schema_for!(bs::Event)),
     ];
     schemas
         .into_iter()

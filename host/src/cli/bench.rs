@@ -62,7 +62,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let bar = super::games_bar(args.games as u64);
     let report = bench::run(&strategy, &config, |_| bar.inc(1)).context("writing replays")?;
     bar.finish_and_clear();
-    println!("{}", render(&report));
+    super::print_report(&render(&report))?;
     if let Some(path) = &args.json {
         super::write_json(path, &report)?;
     }

@@ -49,7 +49,9 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         wall.as_secs_f64(),
         record.time.as_secs_f64() * 1e6 / record.moves.max(1) as f64
     );
-    let log = replay.map(|r| r.log).unwrap_or_default();
+    let log = replay
+        .and_then(|r| r.logs.into_iter().next())
+        .unwrap_or_default();
     if !log.is_empty() {
         println!("log         {} lines:", log.len());
         for line in log.iter().take(20) {

@@ -72,7 +72,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     })
     .context("comparing the dice")?;
     bar.finish_and_clear();
-    println!("{}", render(&report, &args.file));
+    super::print_report(&render(&report, &args.file))?;
     if let Some(path) = &args.json {
         super::write_json(path, &report)?;
     }
@@ -103,7 +103,7 @@ fn write_replays(dice: &[Die], seed: u64, per_pair: u64, dir: &Path) -> anyhow::
     Ok(written)
 }
 
-fn read_dice(path: &Path) -> anyhow::Result<Vec<Die>> {
+pub fn read_dice(path: &Path) -> anyhow::Result<Vec<Die>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     file::parse(&text).with_context(|| format!("reading the dice file {}", path.display()))

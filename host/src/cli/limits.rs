@@ -18,6 +18,12 @@ pub struct LimitArgs {
     /// Wall-clock backstop per decision, in milliseconds
     #[arg(long, default_value_t = Limits::default().wall.as_millis() as u64, value_name = "MS")]
     time_limit: u64,
+    /// Time per move for external programs, in milliseconds, counted while the program runs
+    #[arg(long, default_value_t = Limits::default().move_time.as_millis() as u64, value_name = "MS")]
+    move_time: u64,
+    /// Data memory limit of an external program (RLIMIT_DATA), in MiB
+    #[arg(long, default_value_t = Limits::default().program_memory >> 20, value_name = "MIB")]
+    program_memory: usize,
     /// A parameter for the strategy's setup, KEY=VALUE (VALUE read as JSON if it parses, else as text); repeatable
     #[arg(long = "param", value_name = "KEY=VALUE", value_parser = parse_param)]
     params: Vec<(String, serde_json::Value)>,
@@ -33,6 +39,19 @@ fn parse_param(text: &str) -> Result<(String, serde_json::Value), String> {
 }
 
 impl LimitArgs {
+    /// The flags that give `limits`, without parameters.
+    pub fn from_limits(limits: &Limits) -> LimitArgs {
+        LimitArgs {
+            fuel: limits.fuel,
+            lua_budget: limits.lua_budget,
+            memory: limits.memory >> 20,
+            time_limit: limits.wall.as_millis() as u64,
+            move_time: limits.move_time.as_millis() as u64,
+            program_memory: limits.program_memory >> 20,
+            params: Vec::new(),
+        }
+    }
+
     pub fn params(&self) -> botbox::runtime::Params {
         self.params.iter().cloned().collect()
     }
@@ -43,6 +62,8 @@ impl LimitArgs {
             lua_budget: self.lua_budget,
             memory: self.memory << 20,
             wall: Duration::from_millis(self.time_limit),
+            move_time: Duration::from_millis(self.move_time),
+            program_memory: self.program_memory << 20,
             ..Limits::default()
         }
     }

@@ -1,13 +1,22 @@
 //! The subcommands, one file each. Each has `--help` with examples and an `execute` function.
 
+mod arena;
 mod bench;
 mod board_view;
+mod bs;
+mod bs_view;
 mod check;
+mod config;
 mod dice;
+mod dice_free;
 mod limits;
+mod merge;
 mod play;
 mod replay;
 mod schemas;
+mod watch;
+mod worms;
+mod worms_view;
 
 use std::process::ExitCode;
 
@@ -30,10 +39,62 @@ enum Command {
     Bench(bench::Args),
     Check(check::Args),
     Dice(dice::Args),
+    Match(MatchArgs),
+    Merge(merge::Args),
+    Tournament(TournamentArgs),
     Play(play::PlayArgs),
     WatchPlay(play::WatchArgs),
     Replay(replay::Args),
     Schemas(schemas::Args),
+    Watch(watch::Args),
+}
+
+/// Play games between two strategies (four for BS) and print the results and faults
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox match worms strategies/lua/worms/greedy.lua my_bot.wasm --map examples/worms/arena.txt --games 20
+  botbox match worms ./my_bot_program strategies/lua/worms/random.lua --map examples/worms/maze.txt --watch
+  botbox match bs my_bot.lua strategies/lua/bs/player1.lua strategies/lua/bs/player4.lua \\
+      strategies/lua/bs/calculating_liar.lua --games 1000")]
+struct MatchArgs {
+    #[command(subcommand)]
+    game: MatchGame,
+}
+
+#[derive(Debug, Subcommand)]
+enum MatchGame {
+    Worms(worms::MatchArgs),
+    Bs(bs::MatchArgs),
+}
+
+/// Play a tournament between many strategies and print standings with Elo and faults
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox tournament worms --players strategies/lua/worms/*.lua my_bot.wasm --maps examples/worms/ \\
+      --games 40 --jobs 2 --json standings.json --replay-dir replays/
+  botbox tournament dice --variant free --dice examples/dice/wuerfel0.txt \\
+      --players strategies/lua/dice/*.lua --games 2000
+  botbox tournament bs --players strategies/lua/bs/*.lua --games 10000 --jobs 2 --json bs.json")]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_value_name = "GAME|FILE.toml"
+)]
+struct TournamentArgs {
+    #[command(subcommand)]
+    game: Option<TournamentGame>,
+    /// A tournament file (TOML: game, entries, format, games, seed, limits, maps or dice, output);
+    /// see examples/tournaments/
+    #[arg(value_name = "FILE.toml")]
+    file: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    overrides: config::Overrides,
+}
+
+#[derive(Debug, Subcommand)]
+enum TournamentGame {
+    Worms(worms::TournamentArgs),
+    Dice(dice_free::TournamentArgs),
+    Bs(bs::TournamentArgs),
 }
 
 /// The games botbox knows, as named on the command line.
@@ -48,10 +109,29 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::execute(args),
         Command::Check(args) => check::execute(args),
         Command::Dice(args) => dice::execute(args),
+        Command::Merge(args) => merge::execute(args),
+        Command::Match(MatchArgs { game }) => match game {
+            MatchGame::Worms(args) => worms::execute_match(args),
+            MatchGame::Bs(args) => bs::execute_match(args),
+        },
+        Command::Tournament(TournamentArgs {
+            game,
+            file,
+            overrides,
+        }) => match (game, file) {
+            (Some(TournamentGame::Worms(args)), _) => worms::execute_tournament(args),
+            (Some(TournamentGame::Dice(args)), _) => dice_free::execute_tournament(args),
+            (Some(TournamentGame::Bs(args)), _) => bs::execute_tournament(args),
+            (None, Some(file)) => config::execute(&file, overrides),
+            (None, None) => anyhow::bail!(
+                "give a game (worms, dice, bs) with its flags, or a tournament file: see `botbox tournament --help`"
+            ),
+        },
         Command::Play(args) => play::execute_play(args),
         Command::WatchPlay(args) => play::execute_watch(args),
         Command::Replay(args) => replay::execute(args),
         Command::Schemas(args) => schemas::execute(args),
+        Command::Watch(args) => watch::execute(args),
     }
 }
 
@@ -83,4 +163,17 @@ fn write_json(path: &std::path::Path, report: &impl serde::Serialize) -> anyhow:
     use anyhow::Context;
     let text = serde_json::to_string_pretty(report)?;
     std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))
+}
+
+/// Prints a report to standard output; a reader that stops early (`| head`) is not an error.
+fn print_report(text: &str) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(e).context("writing to standard output")
+        }
+        _ => Ok(()),
+    }
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use std::fmt::Write as _;
-use std::io::Write as _;
+use std::io::IsTerminal as _;
 
 use anyhow::{Context, bail};
 use botbox::play::g2048::Turn;
@@ -15,13 +15,19 @@ use botbox::replay::{self, ReplayFile};
 #[command(after_help = "Examples:
   botbox bench 2048 strategies/lua/g2048/corner.lua --games 3 --replay-dir replays/
   botbox replay replays/game-0001.jsonl
-  botbox replay replays/game-0001.jsonl --last 5")]
+  botbox replay replays/game-0001.jsonl --last 5
+  botbox replay replays/bs-0012.jsonl               # a BS game turn by turn, every card face up
+  botbox replay replays/worms-0007.jsonl            # animated on a terminal: space, arrows, + and -
+  botbox replay replays/worms-0007.jsonl --print    # every board as text")]
 pub struct Args {
     /// The replay file (JSON Lines, see docs/replay-format.md)
     file: PathBuf,
     /// Print only the last N moves
     #[arg(long, value_name = "N")]
     last: Option<usize>,
+    /// Print the game as text even on a terminal (Wormworld games are animated there by default)
+    #[arg(long)]
+    print: bool,
 }
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
@@ -30,18 +36,17 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     match file.header.game.as_str() {
         "2048" => print_2048(&mut out, &file, args.last)?,
         "dice" => print_dice(&mut out, &file, args.last)?,
+        "bs" => super::bs_view::print_replay(&mut out, &file, args.last)?,
+        "worms" if !args.print && args.last.is_none() && std::io::stdout().is_terminal() => {
+            super::worms_view::animate_replay(&file)?;
+        }
+        "worms" => super::worms_view::print_replay(&mut out, &file, args.last)?,
         other => bail!(
             "{}: replays of game {other:?} cannot be shown yet",
             args.file.display()
         ),
     }
-    // A reader that stops early (`| head`) is not an error.
-    match std::io::stdout().lock().write_all(out.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(e).context("writing to standard output")?
-        }
-        _ => {}
-    }
+    super::print_report(out.trim_end())?;
     Ok(ExitCode::SUCCESS)
 }
 

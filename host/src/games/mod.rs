@@ -9,6 +9,7 @@
 //! - game `i` of a run with seed `s` is seeded with `derive_seed(s, i)`;
 //! - the strategy in seat `k` of a game with seed `g` is seeded with `derive_seed(g, 1000 + k)`.
 
+pub mod bs;
 pub mod dice;
 pub mod g2048;
 pub mod worms;

@@ -64,7 +64,7 @@ pub fn play(
                 bot.call("choose_move", obs)
             });
             if let Some(r) = replay.as_mut() {
-                r.log = bot.log();
+                r.logs = vec![bot.log()];
             }
             fault
         }

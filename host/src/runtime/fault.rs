@@ -27,10 +27,12 @@ pub enum FaultKind {
     Illegal,
     /// The strategy could not be set up for the game (its top-level code or `botbox_init` failed).
     Load,
+    /// An external program exited, was killed or closed its output.
+    Crash,
 }
 
 impl FaultKind {
-    pub const ALL: [FaultKind; 9] = [
+    pub const ALL: [FaultKind; 10] = [
         FaultKind::Fuel,
         FaultKind::Budget,
         FaultKind::Timeout,
@@ -40,6 +42,7 @@ impl FaultKind {
         FaultKind::BadOutput,
         FaultKind::Illegal,
         FaultKind::Load,
+        FaultKind::Crash,
     ];
 
     pub fn name(self) -> &'static str {
@@ -53,6 +56,7 @@ impl FaultKind {
             FaultKind::BadOutput => "bad-output",
             FaultKind::Illegal => "illegal",
             FaultKind::Load => "load",
+            FaultKind::Crash => "crash",
         }
     }
 }
@@ -88,7 +92,7 @@ pub enum LoadError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{}: unknown strategy kind (expected .lua, .luau, .wasm, .wat or a Rust crate directory)", path.display())]
+    #[error("{}: unknown strategy kind (expected .lua, .luau, .wasm, .wat, a Rust crate directory or an executable program)", path.display())]
     UnknownKind { path: PathBuf },
     #[error("{message}")]
     Syntax { message: String },

@@ -1,19 +1,24 @@
-//! The only door to strategy code. A [`Strategy`] is a loaded, validated strategy file (Lua source or a
-//! compiled WASM module) that can be shared by every thread of a run; an [`Instance`] is one strategy
-//! playing one game, created fresh for every game on the thread that plays it.
+//! The only door to strategy code. A [`Strategy`] is a loaded, validated strategy file (Lua source, a
+//! compiled WASM module, or an external program) that can be shared by every thread of a run; an
+//! [`Instance`] is one strategy playing one game, created fresh for every game on the thread that
+//! plays it.
 //!
 //! **Every call into strategy code passes through [`Limits`]**: a deterministic budget (Lua interrupt
-//! ticks, WASM fuel), a memory cap and a wall-clock backstop. Whatever the strategy does, a call returns
-//! either an answer or a typed [`Fault`]; the host never crashes or hangs because of strategy code.
+//! ticks, WASM fuel), a memory cap and a wall-clock backstop; for an external program, a time per
+//! move and a data limit. Whatever the strategy does, a call returns either an answer or a typed
+//! [`Fault`]; the host never crashes or hangs because of strategy code. External programs are paused
+//! and killed, but not sandboxed (see [`program`]).
 //!
 //! Observations and actions cross the boundary as the game's JSON shape ([`Payload`], [`Answer`]): as
-//! tables for Lua, as UTF-8 JSON bytes for WASM.
+//! tables for Lua, as UTF-8 JSON bytes for WASM, as JSON Lines for programs (Wormworld programs
+//! speak a text protocol of their own, in `play::worms_text`).
 
 mod fault;
 mod limits;
 mod log;
 pub mod lua;
 mod payload;
+pub mod program;
 mod source;
 pub mod wasm;
 mod watchdog;
@@ -25,7 +30,9 @@ pub use botbox_sdk::{Params, Setup};
 pub use fault::{Fault, FaultKind, LoadError};
 pub use limits::Limits;
 pub use payload::{Answer, Payload};
-pub use source::{SourceKind, WASM_TARGET, build_rust_crate, build_wasm_packages};
+pub use source::{
+    SourceKind, WASM_TARGET, build_rust_crate, build_wasm_packages, sha256_hex as source_hash,
+};
 
 /// A strategy file, loaded and validated, ready to be instantiated for any number of games on any thread.
 #[derive(Clone, Debug)]
@@ -48,12 +55,14 @@ struct Loaded {
 enum Program {
     Lua(lua::Program),
     Wasm(wasm::Program),
+    Process(program::Program),
 }
 
 impl Strategy {
-    /// Loads a strategy from a file: `.lua`/`.luau` source, a `.wasm` module, `.wat` text, or the
-    /// directory of a Rust guest crate (built for wasm32 with cargo first). Lua is compiled to check its
-    /// syntax; WASM is compiled and its imports checked against the ABI.
+    /// Loads a strategy from a file: `.lua`/`.luau` source, a `.wasm` module, `.wat` text, the
+    /// directory of a Rust guest crate (built for wasm32 with cargo first), or any other executable
+    /// file, an external program. Lua is compiled to check its syntax; WASM is compiled and its
+    /// imports checked against the ABI; a program is only hashed (it starts with each game).
     pub fn load(path: &Path, limits: &Limits) -> Result<Strategy, LoadError> {
         let source = source::read(path)?;
         let program = match source.kind {
@@ -63,6 +72,7 @@ impl Strategy {
                 &source.bytes,
                 limits,
             )?),
+            SourceKind::Program => Program::Process(program::Program::new(path)?),
         };
         Ok(Strategy {
             inner: Arc::new(Loaded {
@@ -105,17 +115,18 @@ impl Strategy {
         &self.inner.limits
     }
 
-    /// "lua" or "wasm".
+    /// "lua", "wasm" or "program".
     pub fn kind(&self) -> &'static str {
         match self.inner.program {
             Program::Lua(_) => "lua",
             Program::Wasm(_) => "wasm",
+            Program::Process(_) => "program",
         }
     }
 
     /// Creates a fresh instance for one game and runs its set-up (Lua: the file's top-level code, then
-    /// `init(setup)` if the file has one; WASM: `botbox_init`) under the limits. The strategy's
-    /// parameters are added to `setup.params`.
+    /// `init(setup)` if the file has one; WASM: `botbox_init`) under the limits; a program is started
+    /// and paused at once, and told nothing yet. The strategy's parameters are added to `setup.params`.
     pub fn instantiate(&self, setup: &Setup) -> Result<Instance, Fault> {
         let limits = &self.inner.limits;
         let mut setup = setup.clone();
@@ -125,12 +136,14 @@ impl Strategy {
         let backend = match &self.inner.program {
             Program::Lua(p) => Backend::Lua(p.instantiate(&setup, limits)?),
             Program::Wasm(p) => Backend::Wasm(p.instantiate(&setup, limits)?),
+            Program::Process(p) => Backend::Process(p.instantiate(&setup, limits)?),
         };
         Ok(Instance { backend })
     }
 }
 
 /// One strategy playing one game. Not `Send` for Lua: create it on the thread that plays the game.
+/// Dropping it kills an external program.
 #[derive(Debug)]
 pub struct Instance {
     backend: Backend,
@@ -140,10 +153,12 @@ pub struct Instance {
 enum Backend {
     Lua(lua::Instance),
     Wasm(wasm::Instance),
+    Process(program::Process),
 }
 
 impl Instance {
-    /// Calls the strategy's function `function` with an observation and decodes its answer, under the limits.
+    /// Calls the strategy's function `function` with an observation and decodes its answer, under the
+    /// limits. A program gets the call as a JSON Lines request (`docs/protocols/json-lines.md`).
     pub fn call<P: Payload, A: Answer>(
         &mut self,
         function: &str,
@@ -152,6 +167,18 @@ impl Instance {
         match &mut self.backend {
             Backend::Lua(i) => i.call(function, observation),
             Backend::Wasm(i) => i.call(function, observation),
+            Backend::Process(p) => p.call(function, observation),
+        }
+    }
+
+    /// Whether the strategy has a function `name` to call: a Lua strategy's table has a function
+    /// there, a WASM module exports it. An external program is assumed to have every function,
+    /// since it must answer every request line (`docs/protocols/json-lines.md`).
+    pub fn has_function(&mut self, name: &str) -> bool {
+        match &mut self.backend {
+            Backend::Lua(i) => i.has_function(name),
+            Backend::Wasm(i) => i.has_function(name),
+            Backend::Process(_) => true,
         }
     }
 
@@ -160,6 +187,16 @@ impl Instance {
         match &self.backend {
             Backend::Lua(i) => i.log(),
             Backend::Wasm(i) => i.log(),
+            Backend::Process(p) => p.log(),
+        }
+    }
+
+    /// The running program of an external program strategy, for a game that speaks its own text
+    /// protocol with it ([`program::Process::exchange`]); `None` for Lua and WASM.
+    pub fn process(&mut self) -> Option<&mut program::Process> {
+        match &mut self.backend {
+            Backend::Process(p) => Some(p),
+            _ => None,
         }
     }
 }

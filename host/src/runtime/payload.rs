@@ -2,7 +2,7 @@
 //! same shape as tables, WASM gets the bytes. A game's hot observation may build its Lua table through
 //! a faster path, as long as the table equals the JSON shape (a test checks that for 2048).
 
-use botbox_sdk::g2048;
+use botbox_sdk::{bs, g2048};
 use serde::{Serialize, de::DeserializeOwned};
 
 use super::lua::convert;
@@ -28,6 +28,50 @@ pub trait Answer: DeserializeOwned {
 impl Payload for serde_json::Value {}
 impl Payload for botbox_sdk::Setup {}
 impl Answer for serde_json::Value {}
+
+impl Payload for botbox_sdk::worms::Observation {}
+impl Answer for botbox_sdk::worms::Move {}
+
+impl Payload for botbox_sdk::dice::Observation {}
+impl Answer for botbox_sdk::dice::Move {}
+
+impl Payload for bs::PlayObservation {
+    fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
+        super::lua::bs::play_observation(lua, self)
+    }
+}
+
+impl Payload for bs::CallObservation {
+    fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
+        super::lua::bs::call_observation(lua, self)
+    }
+}
+
+impl Payload for bs::Event {
+    fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
+        super::lua::bs::event(lua, self)
+    }
+}
+
+/// BS's `play` answer, [`bs::PlayAction`]: a list of card ids.
+impl Answer for Vec<u32> {
+    fn from_lua(value: &mlua::Value) -> Result<Self, String> {
+        super::lua::bs::card_list(value)
+    }
+}
+
+/// BS's `call` answer, [`bs::CallAction`]: `true` or `false`, nothing else (not `nil`).
+impl Answer for bool {
+    fn from_lua(value: &mlua::Value) -> Result<Self, String> {
+        match value {
+            mlua::Value::Boolean(b) => Ok(*b),
+            other => Err(format!(
+                "a {} where true or false was expected",
+                other.type_name()
+            )),
+        }
+    }
+}
 
 impl Payload for g2048::Observation {
     fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {

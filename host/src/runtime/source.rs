@@ -1,6 +1,9 @@
-//! Reading strategy files: the kind by extension, the content hash that names a version, and building a
-//! Rust guest crate directory into its `.wasm` with cargo.
+//! Reading strategy files: the kind by extension (or, for an external program, by its executable
+//! bit), the content hash that names a version, and building a Rust guest crate directory into its
+//! `.wasm` with cargo.
 
+use std::io::Read;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -14,9 +17,13 @@ pub enum SourceKind {
     Lua,
     Wasm,
     Wat,
+    /// An executable file of any other name: an external program (see `docs/protocols/`).
+    Program,
 }
 
 impl SourceKind {
+    /// The kind a file's extension names; never [`SourceKind::Program`], which [`SourceKind::detect`]
+    /// tells by the file's mode.
     pub fn of(path: &Path) -> Option<SourceKind> {
         match path.extension()?.to_str()? {
             "lua" | "luau" => Some(SourceKind::Lua),
@@ -24,6 +31,16 @@ impl SourceKind {
             "wat" => Some(SourceKind::Wat),
             _ => None,
         }
+    }
+
+    /// The kind of the file at `path`: by its extension, else a program if it is a regular file that
+    /// someone may execute.
+    pub fn detect(path: &Path) -> Option<SourceKind> {
+        SourceKind::of(path).or_else(|| {
+            let meta = std::fs::metadata(path).ok()?;
+            (meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+                .then_some(SourceKind::Program)
+        })
     }
 }
 
@@ -33,6 +50,7 @@ pub(super) struct Source {
     pub name: String,
     /// The path as the user wrote it, for messages (`strategies/lua/x.lua:12: ...`).
     pub display: String,
+    /// The file's bytes; empty for a program, which is run, not compiled.
     pub bytes: Vec<u8>,
     pub hash: String,
 }
@@ -46,19 +64,26 @@ pub(super) fn read(path: &Path) -> Result<Source, LoadError> {
     } else {
         path.to_path_buf()
     };
-    let kind = SourceKind::of(&file).ok_or_else(|| LoadError::UnknownKind {
+    let kind = SourceKind::detect(&file).ok_or_else(|| LoadError::UnknownKind {
         path: path.to_path_buf(),
     })?;
     let read_err = |source| LoadError::Read {
         path: file.clone(),
         source,
     };
-    let len = std::fs::metadata(&file).map_err(read_err)?.len();
-    if len > MAX_BYTES {
-        let e = std::io::Error::other(format!("{len} bytes is over the {MAX_BYTES}-byte limit"));
-        return Err(read_err(e));
-    }
-    let bytes = std::fs::read(&file).map_err(read_err)?;
+    let (bytes, hash) = if kind == SourceKind::Program {
+        (Vec::new(), sha256_file(&file).map_err(read_err)?)
+    } else {
+        let len = std::fs::metadata(&file).map_err(read_err)?.len();
+        if len > MAX_BYTES {
+            let e =
+                std::io::Error::other(format!("{len} bytes is over the {MAX_BYTES}-byte limit"));
+            return Err(read_err(e));
+        }
+        let bytes = std::fs::read(&file).map_err(read_err)?;
+        let hash = sha256_hex(&bytes);
+        (bytes, hash)
+    };
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -67,16 +92,31 @@ pub(super) fn read(path: &Path) -> Result<Source, LoadError> {
         kind,
         name,
         display: path.display().to_string(),
-        hash: sha256_hex(&bytes),
+        hash,
         bytes,
     })
 }
 
+/// The SHA-256 of a file of any size (a program's binary may be large), read in chunks.
+fn sha256_file(path: &Path) -> std::io::Result<String> {
+    let mut file = std::fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut chunk = vec![0; 64 << 10];
+    loop {
+        match file.read(&mut chunk)? {
+            0 => break,
+            n => hasher.update(&chunk[..n]),
+        }
+    }
+    Ok(hex(&hasher.finalize()))
+}
+
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(digest: &[u8]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The target strategies are compiled for.
@@ -185,6 +225,37 @@ mod tests {
         check("b.wat", Some(SourceKind::Wat));
         check("b.py", None);
         check("b", None);
+    }
+
+    #[test]
+    fn executables_are_programs_unless_their_extension_says_otherwise() {
+        let dir = std::env::temp_dir().join(format!("botbox-source-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let make = |name: &str, mode: u32| {
+            let file = dir.join(name);
+            std::fs::write(&file, "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+            file
+        };
+        assert_eq!(
+            SourceKind::detect(&make("bot", 0o755)),
+            Some(SourceKind::Program)
+        );
+        assert_eq!(
+            SourceKind::detect(&make("bot.py", 0o700)),
+            Some(SourceKind::Program)
+        );
+        assert_eq!(SourceKind::detect(&make("plain.py", 0o644)), None);
+        assert_eq!(
+            SourceKind::detect(&make("x.lua", 0o755)),
+            Some(SourceKind::Lua)
+        );
+        assert_eq!(SourceKind::detect(&dir), None);
+        assert_eq!(
+            sha256_file(&make("abc", 0o755)).unwrap(),
+            sha256_hex(b"#!/bin/sh\n")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -4,8 +4,12 @@
 //! alone ([`crate::games::derive_seed`]); threads only decide which game runs where, and results are
 //! put back in game order before anything is summarised.
 
+pub mod arena;
 pub mod bench;
 pub mod dice;
+pub mod live;
+pub mod pool;
+pub mod shard;
 pub mod stats;
 
 use std::sync::Mutex;

@@ -6,11 +6,17 @@
 //! speaks the ABI documented in `docs/wasm-abi.md`: it exports `memory`, `botbox_alloc`, `botbox_init` and
 //! `choose_move`, and it may import the host functions of module `botbox` (see [`host`]).
 //!
+//! A game with more than one decision has a trait of its own: BS (Cheat) asks `play`, `call` and
+//! `observe`, so a BS strategy implements [`BsStrategy`] and is exported with
+//! `botbox_sdk::export_bs_strategy!(MyBot);`.
+//!
 //! The same types compile natively, so the host uses them to encode observations and to generate the JSON
 //! Schemas in `schemas/`, and a strategy can be tested or benchmarked natively without any WASM at all.
 
 #![deny(unsafe_code)]
 
+pub mod bs;
+pub mod dice;
 pub mod g2048;
 pub mod worms;
 
@@ -67,6 +73,26 @@ pub trait Strategy: Sized {
     fn choose_move(&mut self, obs: Self::Observation) -> Self::Action;
 }
 
+/// A BS (Cheat) strategy: three decisions instead of one `choose_move` (see [`bs`] and
+/// `rules/bs.md`). The host creates a fresh instance for every game.
+pub trait BsStrategy: Sized {
+    /// Builds the strategy for one game; `setup.seat` is its seat.
+    fn new(setup: &Setup) -> Self;
+
+    /// The cards to put on the pile, claimed to be of `obs.rank`: one or more distinct ids from
+    /// `obs.hand`.
+    fn play(&mut self, obs: bs::PlayObservation) -> bs::PlayAction;
+
+    /// Whether to call "BS" on the play `obs` describes.
+    fn call(&mut self, obs: bs::CallObservation) -> bs::CallAction;
+
+    /// A public event (a play, a call and what it revealed, the end of a round), in game order. The
+    /// default ignores it.
+    fn observe(&mut self, event: bs::Event) {
+        let _ = event;
+    }
+}
+
 /// A small, fast, seedable generator (SplitMix64) for a strategy's own random choices.
 #[derive(Debug, Clone)]
 pub struct Rng(u64);
@@ -112,6 +138,43 @@ macro_rules! export_strategy {
             #[unsafe(no_mangle)]
             pub extern "C" fn choose_move(ptr: i32, len: i32) -> i64 {
                 $crate::abi::choose_move::<$ty>(ptr, len)
+            }
+        };
+    };
+}
+
+/// Exports a [`BsStrategy`] under the botbox WASM ABI: `botbox_alloc`, `botbox_init` and the three
+/// BS functions `play`, `call` and `observe`, each with the signature of `choose_move`
+/// (`(ptr, len) -> i64`, JSON in and out; `observe` answers `null`). On a native target it expands
+/// to nothing.
+#[macro_export]
+macro_rules! export_bs_strategy {
+    ($ty:ty) => {
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            #[unsafe(no_mangle)]
+            pub extern "C" fn botbox_alloc(size: i32) -> i32 {
+                $crate::abi::alloc(size)
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn botbox_init(ptr: i32, len: i32) -> i32 {
+                $crate::abi::init_with::<$ty>(ptr, len, <$ty as $crate::BsStrategy>::new)
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn play(ptr: i32, len: i32) -> i64 {
+                $crate::abi::bs_play::<$ty>(ptr, len)
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn call(ptr: i32, len: i32) -> i64 {
+                $crate::abi::bs_call::<$ty>(ptr, len)
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn observe(ptr: i32, len: i32) -> i64 {
+                $crate::abi::bs_observe::<$ty>(ptr, len)
             }
         };
     };

@@ -160,7 +160,9 @@ pub fn install(lua: &Lua) -> mlua::Result<()> {
         lua.create_sequence_from(Direction::ALL.map(|d| d.name()))?,
     )?;
     lua.globals().raw_set("g2048", module)?;
-    let constructor: Function = lua.load(OBSERVATION).set_name("=botbox.g2048").call(())?;
+    static CODE: std::sync::LazyLock<Vec<u8>> =
+        std::sync::LazyLock::new(|| super::compile_trusted(OBSERVATION));
+    let constructor: Function = super::load_trusted(lua, "=botbox.g2048", &CODE)?.call(())?;
     lua.set_named_registry_value(CONSTRUCTOR_KEY, constructor)
 }
 

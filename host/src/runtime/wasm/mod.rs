@@ -272,6 +272,11 @@ impl Instance {
         })
     }
 
+    /// Whether the module exports a function `name`.
+    pub fn has_function(&mut self, name: &str) -> bool {
+        self.instance.get_func(&mut self.store, name).is_some()
+    }
+
     pub fn log(&self) -> Vec<String> {
         self.store.data().log.lines().to_vec()
     }

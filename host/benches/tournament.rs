@@ -1,0 +1,59 @@
+//! Tournament throughput: a Wormworld round robin of the Lua example bots (random, greedy and a second
+//! greedy) on `examples/worms/arena.txt`, played by the real runner at one and at two game threads.
+//! The ratio of the two rates is the runner's speed-up; with two cores it should be close to 2.
+//!
+//! Every iteration plays the same 24 games (seed 1). Run with `cargo bench -p botbox --bench tournament`.
+
+use std::path::Path;
+
+use botbox::games::worms::Map;
+use botbox::play::worms::{NamedMap, Worms};
+use botbox::runtime::{Limits, Strategy};
+use botbox::tournament::arena::{self, Entry, Format, Plan};
+use divan::Bencher;
+use divan::counter::ItemsCount;
+
+fn main() {
+    divan::main();
+}
+
+/// Games per pairing; three pairings.
+const GAMES: usize = 8;
+
+fn setup() -> (Worms, Vec<Entry>) {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let map = Map::parse(include_str!("../../examples/worms/arena.txt")).expect("a valid map");
+    let worms = Worms {
+        maps: vec![NamedMap {
+            name: "arena".into(),
+            map,
+        }],
+    };
+    let entries = ["random", "greedy", "greedy"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let path = repo.join(format!("strategies/lua/worms/{name}.lua"));
+            Entry {
+                name: format!("{name}-{i}"),
+                strategy: Strategy::load(&path, &Limits::default()).expect("the bot loads"),
+            }
+        })
+        .collect();
+    (worms, entries)
+}
+
+#[divan::bench(args = [1, 2], sample_count = 10)]
+fn lua_round_robin_games(bencher: Bencher, jobs: usize) {
+    let (worms, entries) = setup();
+    let plan = Plan {
+        format: Format::RoundRobin,
+        games: GAMES,
+        seed: 1,
+    };
+    bencher.counter(ItemsCount::new(3 * GAMES)).bench(|| {
+        arena::run(&worms, &entries, plan.clone(), jobs, false, |_, _, _| {})
+            .games
+            .len()
+    });
+}

@@ -1,0 +1,273 @@
+//! Tournament files: a whole tournament in one TOML file (`botbox tournament FILE.toml`).
+//!
+//! ```toml
+//! game = "worms"                 # worms | dice
+//! format = "round-robin"         # round-robin | gauntlet
+//! games = 40                     # per pairing
+//! seed = 1
+//! jobs = 2
+//! maps = ["../worms/"]           # worms: map files or directories; `turns = N` overrides limits
+//!
+//! [limits]                       # all optional; defaults as on the command line
+//! fuel = 2000000000
+//! lua_budget = 20000000
+//! memory_mib = 32
+//! time_limit_ms = 2000
+//! move_time_ms = 2000            # external programs
+//! program_memory_mib = 256
+//!
+//! [[entries]]
+//! path = "../../strategies/lua/worms/greedy.lua"
+//! name = "greedy"                # optional: the file stem otherwise
+//! params = { depth = 3 }         # optional
+//!
+//! [output]
+//! json = "standings.json"
+//! replay_dir = "replays/"
+//! ```
+//! Paths are relative to the file's directory. Unknown keys and bad values are errors naming the
+//! file, the line and the key.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context;
+use botbox::runtime::{Limits, Params, Strategy};
+use botbox::tournament::arena::{self, Entry, Format};
+use serde::Deserialize;
+
+/// The games a tournament file can run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Game {
+    Worms,
+    Dice,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct File {
+    pub game: Game,
+    #[serde(default = "round_robin")]
+    pub format: Format,
+    pub games: Option<usize>,
+    #[serde(default = "one")]
+    pub seed: u64,
+    pub jobs: Option<usize>,
+    pub entries: Vec<EntrySpec>,
+    #[serde(default)]
+    pub limits: LimitSpec,
+    /// Wormworld: map files or directories of `.txt` maps.
+    #[serde(default)]
+    pub maps: Vec<PathBuf>,
+    /// Wormworld: overrides every map's turn limit.
+    pub turns: Option<u32>,
+    /// Dice: the dice file.
+    pub dice: Option<PathBuf>,
+    /// Dice: the rules variant (only `free` takes strategies).
+    pub variant: Option<String>,
+    /// Dice: the dice to use, numbered from 1.
+    #[serde(default)]
+    pub die: Vec<usize>,
+    #[serde(default)]
+    pub output: Output,
+}
+
+fn round_robin() -> Format {
+    Format::RoundRobin
+}
+
+fn one() -> u64 {
+    1
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntrySpec {
+    pub path: PathBuf,
+    pub name: Option<String>,
+    #[serde(default)]
+    pub params: Params,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitSpec {
+    pub fuel: Option<u64>,
+    pub lua_budget: Option<u64>,
+    pub memory_mib: Option<usize>,
+    pub time_limit_ms: Option<u64>,
+    pub move_time_ms: Option<u64>,
+    pub program_memory_mib: Option<usize>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Output {
+    pub json: Option<PathBuf>,
+    pub replay_dir: Option<PathBuf>,
+}
+
+impl LimitSpec {
+    pub fn limits(&self) -> Limits {
+        let d = Limits::default();
+        Limits {
+            fuel: self.fuel.unwrap_or(d.fuel),
+            lua_budget: self.lua_budget.unwrap_or(d.lua_budget),
+            memory: self.memory_mib.map_or(d.memory, |m| m << 20),
+            wall: self.time_limit_ms.map_or(d.wall, Duration::from_millis),
+            move_time: self.move_time_ms.map_or(d.move_time, Duration::from_millis),
+            program_memory: self
+                .program_memory_mib
+                .map_or(d.program_memory, |m| m << 20),
+            ..d
+        }
+    }
+}
+
+/// A tournament file, read and checked, with its paths made relative to where botbox runs.
+#[derive(Debug)]
+pub struct Loaded {
+    pub path: PathBuf,
+    pub file: File,
+}
+
+impl Loaded {
+    /// `relative` resolved against the tournament file's directory.
+    pub fn resolve(&self, relative: &Path) -> PathBuf {
+        self.path
+            .parent()
+            .unwrap_or_else(|| Path::new("."))
+            .join(relative)
+    }
+
+    /// Loads every entry with the file's limits and the entry's parameters; names from `name` or
+    /// the file stems, made unique.
+    pub fn entries(&self) -> anyhow::Result<Vec<Entry>> {
+        let limits = self.file.limits.limits();
+        let mut strategies = Vec::new();
+        for (i, spec) in self.file.entries.iter().enumerate() {
+            let path = self.resolve(&spec.path);
+            let strategy = Strategy::load(&path, &limits)
+                .with_context(|| {
+                    format!(
+                        "{}: entries[{i}] (path = {:?})",
+                        self.path.display(),
+                        spec.path.display().to_string()
+                    )
+                })?
+                .with_params(spec.params.clone());
+            strategies.push(strategy);
+        }
+        let stems = arena::unique_names(&strategies);
+        let mut entries: Vec<Entry> = Vec::new();
+        for ((spec, strategy), stem) in self.file.entries.iter().zip(strategies).zip(stems) {
+            let name = spec.name.clone().unwrap_or(stem);
+            if entries.iter().any(|e| e.name == name) {
+                anyhow::bail!(
+                    "{}: two entries are named {name:?}; give them different `name`s",
+                    self.path.display()
+                );
+            }
+            entries.push(Entry { name, strategy });
+        }
+        if entries.len() < 2 {
+            anyhow::bail!(
+                "{}: a tournament needs at least two [[entries]]",
+                self.path.display()
+            );
+        }
+        Ok(entries)
+    }
+}
+
+/// Reads a tournament file; errors name the file, the line and column, and the key.
+pub fn read(path: &Path) -> anyhow::Result<Loaded> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let file: File = toml::from_str(&text).map_err(|e| {
+        let at = e
+            .span()
+            .map(|span| {
+                let before = &text[..span.start.min(text.len())];
+                let line = before.matches('\n').count() + 1;
+                let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+                let source = text.lines().nth(line - 1).unwrap_or_default().trim();
+                (
+                    format!(":{line}:{column}"),
+                    format!("\n  {line} | {source}"),
+                )
+            })
+            .unwrap_or_default();
+        anyhow::anyhow!("{}{}: {}{}", path.display(), at.0, e.message(), at.1)
+    })?;
+    Ok(Loaded {
+        path: path.to_path_buf(),
+        file,
+    })
+}
+
+/// What the command line may override in a tournament file.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Overrides {
+    /// Games played at once (default: the file's `jobs`, else the number of cores)
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Write the report as JSON to this file (default: the file's [output] json)
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write every game's replay into this directory (default: the file's [output] replay_dir)
+    #[arg(long, value_name = "DIR")]
+    pub replay_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub flags: super::arena::TournamentFlags,
+}
+
+/// `botbox tournament FILE.toml`.
+pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process::ExitCode> {
+    let loaded = read(path)?;
+    let f = &loaded.file;
+    let entries = loaded.entries()?;
+    let limits = f.limits.limits();
+    let run = super::arena::RunArgs {
+        seed: f.seed,
+        jobs: overrides.jobs.or(f.jobs),
+        json: overrides
+            .json
+            .or_else(|| f.output.json.as_ref().map(|p| loaded.resolve(p))),
+        replay_dir: overrides
+            .replay_dir
+            .or_else(|| f.output.replay_dir.as_ref().map(|p| loaded.resolve(p))),
+        limits: super::limits::LimitArgs::from_limits(&limits),
+    };
+    let flags = &overrides.flags;
+    let in_file = |what: &str| format!("{}: {what}", path.display());
+    match f.game {
+        Game::Worms => {
+            let maps: Vec<PathBuf> = f.maps.iter().map(|m| loaded.resolve(m)).collect();
+            let maps =
+                super::worms::load_maps_from(&maps, f.turns).with_context(|| in_file("maps"))?;
+            let duel = botbox::play::worms::Worms { maps };
+            let games = f.games.unwrap_or(20);
+            super::arena::run_and_report(&duel, &entries, f.format, games, &run, flags)?;
+        }
+        Game::Dice => {
+            match f.variant.as_deref() {
+                Some("free") => {}
+                other => anyhow::bail!(
+                    "{}: variant = {other:?}: a dice tournament plays variant = \"free\" (the strict rule leaves no choice; use `botbox dice`)",
+                    path.display()
+                ),
+            }
+            let dice = f
+                .dice
+                .as_ref()
+                .with_context(|| in_file("a dice tournament needs `dice = \"FILE\"`"))?;
+            let (duel, entries) =
+                super::dice_free::lineup(&loaded.resolve(dice), &f.die, &entries, f.seed)?;
+            let games = f.games.unwrap_or(1000);
+            super::arena::run_and_report(&duel, &entries, f.format, games, &run, flags)?;
+        }
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}

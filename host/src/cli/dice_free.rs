@@ -1,0 +1,114 @@
+//! `botbox tournament dice --variant free`: (die, strategy) entries play Mensch ärgere Dich nicht
+//! under the manufacturer's original rule, where the player chooses which piece to move.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use botbox::play::dice_free::DiceFree;
+use botbox::tournament::arena::{Entry, Format};
+
+use super::arena::{self, RunArgs};
+
+/// The rules a dice tournament plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Variant {
+    /// The manufacturer's original rule: the player chooses which piece moves (captures optional)
+    Free,
+}
+
+/// Pit (die, strategy) entries against each other under the free variant and print standings
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox tournament dice --variant free --dice examples/dice/wuerfel0.txt \\
+      --players strategies/lua/dice/*.lua --games 2000
+  botbox tournament dice --variant free --dice examples/dice/wuerfel0.txt --die 1 --die 2 \\
+      --players strategies/lua/dice/frontmost.lua strategies/lua/dice/expectimax.lua --games 1000 --jobs 2
+
+Every strategy plays with every die (or the dice chosen with --die): an entry is a die and a
+strategy, named like D2:capture_first. Every two entries play --games games, each starting half of
+them. A strategy is asked only when it has a choice (two or more legal moves); see docs/dice.md for the
+observation. Games between different dice are seeded exactly as `botbox dice --seed S` seeds them, so
+a strategy that always takes the frontmost move reproduces the strict ranking's results.")]
+pub struct TournamentArgs {
+    /// The rules: only `free` leaves a choice to strategies (the strict rule is `botbox dice`)
+    #[arg(long, value_enum)]
+    variant: Variant,
+    /// The dice file
+    #[arg(long, value_name = "FILE")]
+    dice: PathBuf,
+    /// Use only these dice (numbered from 1 as in the file); repeatable
+    #[arg(long = "die", value_name = "N")]
+    die: Vec<usize>,
+    /// The strategies (Lua, WASM, Rust crate, or a program speaking JSON Lines)
+    #[arg(long, num_args = 1.., required = true, value_name = "STRATEGY")]
+    players: Vec<PathBuf>,
+    /// Games per pairing of entries (even: each starts half)
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// round-robin: every entry against every other; gauntlet: the first entry against each other
+    #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
+    format: Format,
+    #[command(flatten)]
+    run: RunArgs,
+    #[command(flatten)]
+    flags: arena::TournamentFlags,
+}
+
+pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    let Variant::Free = args.variant;
+    let strategies = arena::load_entries(&args.players, &args.run.limits)?;
+    let (duel, entries) = lineup(&args.dice, &args.die, &strategies, args.run.seed)?;
+    arena::run_and_report(
+        &duel,
+        &entries,
+        args.format,
+        args.games,
+        &args.run,
+        &args.flags,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The free variant's entries: every strategy with every chosen die (numbered from 1; all when
+/// none are chosen), die-major, so every pairing's first entry has the lower die, as `botbox dice`
+/// seats them.
+pub fn lineup(
+    dice_file: &Path,
+    die: &[usize],
+    strategies: &[Entry],
+    seed: u64,
+) -> anyhow::Result<(DiceFree, Vec<Entry>)> {
+    let dice = super::dice::read_dice(dice_file)?;
+    let mut chosen = Vec::new();
+    for &n in die {
+        if n == 0 || n > dice.len() {
+            anyhow::bail!(
+                "die {n}: {} has dice 1 to {}",
+                dice_file.display(),
+                dice.len()
+            );
+        }
+        if !chosen.contains(&(n - 1)) {
+            chosen.push(n - 1);
+        }
+    }
+    if chosen.is_empty() {
+        chosen = (0..dice.len()).collect();
+    }
+    chosen.sort();
+    let mut entries = Vec::new();
+    let mut die_of = Vec::new();
+    for &d in &chosen {
+        for s in strategies {
+            entries.push(Entry {
+                name: format!("D{}:{}", d + 1, s.name),
+                strategy: s.strategy.clone(),
+            });
+            die_of.push(d);
+        }
+    }
+    if entries.len() < 2 {
+        anyhow::bail!("a tournament needs at least two entries: give more dice or more strategies");
+    }
+    Ok((DiceFree { dice, die_of, seed }, entries))
+}

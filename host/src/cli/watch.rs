@@ -1,0 +1,348 @@
+//! `botbox watch`: the bot author's loop. Plays batches of games with the bot against a chosen
+//! opponent or field (or the 2048 benchmark), and on every save starts over with the new version,
+//! showing its score next to the previous version's, with 95% intervals and whether the difference
+//! is significant.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use botbox::play::worms::Worms;
+use botbox::reload::{self, Reload};
+use botbox::runtime::Strategy;
+use botbox::tournament::arena::{self, Duel, Entry, Format, Plan};
+use botbox::tournament::bench::{self, BenchConfig};
+
+use super::arena::smoke;
+use super::limits::LimitArgs;
+
+/// The games `watch` evaluates in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WatchGame {
+    Worms,
+    Dice,
+    #[value(name = "2048")]
+    G2048,
+}
+
+/// Evaluate a bot continuously; every save restarts the evaluation with the new version
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox watch my_bot.lua --game worms --vs strategies/lua/worms/greedy.lua --map examples/worms/arena.txt
+  botbox watch my_bot.lua --game worms --vs strategies/lua/worms/*.lua --map examples/worms/
+  botbox watch my_dice_bot.lua --game dice --vs strategies/lua/dice/frontmost.lua --dice examples/dice/wuerfel0.txt --die 1
+  botbox watch my_bot.lua --game 2048 --batch 10
+
+Each line is one more batch: the current version's score so far with its 95% interval, the previous
+version's, and their difference. A new version plays the same games (same seeds) as the previous one
+did, so the comparison is fair; the difference is called significant when its 95% interval excludes
+0. A save that does not load or faults in a smoke game is reported and the current version goes on.
+Stop with Ctrl-C, or give --batches.")]
+pub struct Args {
+    /// The bot being developed (a file: .lua, .wasm, .wat, or a program)
+    bot: PathBuf,
+    /// The game
+    #[arg(long, value_enum)]
+    game: WatchGame,
+    /// The opponent(s): the bot plays each of them
+    #[arg(long, num_args = 1.., value_name = "STRATEGY")]
+    vs: Vec<PathBuf>,
+    /// Wormworld: map files or directories
+    #[arg(long = "map", visible_alias = "maps", num_args = 1.., value_name = "MAP")]
+    maps: Vec<PathBuf>,
+    /// Dice: the dice file
+    #[arg(long, value_name = "FILE")]
+    dice: Option<PathBuf>,
+    /// Dice: the die (numbered from 1) both players use
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    die: usize,
+    /// Games per opponent per batch (2048: games per batch)
+    #[arg(long, default_value_t = 4)]
+    batch: usize,
+    /// Stop after this many batches in all (default: run until interrupted)
+    #[arg(long, value_name = "N")]
+    batches: Option<usize>,
+    /// Seed of the evaluation: batch k of every version plays the same games
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once (default: the number of cores)
+    #[arg(long)]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The per-game scores of one version, from 0 (lost) to 1 (won); 2048: largest tile / 2048.
+#[derive(Debug, Default, Clone)]
+struct Tally {
+    name: String,
+    scores: Vec<f64>,
+}
+
+impl Tally {
+    fn mean(&self) -> f64 {
+        botbox::tournament::stats::mean(&self.scores)
+    }
+
+    /// The standard error of the mean.
+    fn stderr(&self) -> f64 {
+        let n = self.scores.len() as f64;
+        if n < 2.0 {
+            return f64::INFINITY;
+        }
+        let m = self.mean();
+        let var = self.scores.iter().map(|s| (s - m).powi(2)).sum::<f64>() / (n - 1.0);
+        // Scores in [0, 1] that are all equal so far (every game lost, say) still leave doubt: the
+        // variance is at least that of one game going the other way (Agresti-Coull style).
+        let shrunk = (self.scores.iter().sum::<f64>() + 0.5) / (n + 1.0);
+        let floor = if self.scores.iter().all(|s| (0.0..=1.0).contains(s)) {
+            shrunk * (1.0 - shrunk)
+        } else {
+            0.0
+        };
+        (var.max(floor) / n).sqrt()
+    }
+}
+
+const Z: f64 = 1.959_963_984_540_054;
+
+/// One batch of games: the scores of the bot, in game order.
+trait Evaluation {
+    fn batch(&self, bot: &Strategy, batch: usize) -> Vec<f64>;
+    fn validate(&self, bot: &Strategy) -> Result<(), String>;
+    /// "score" for duels, "points per game" for 2048.
+    fn unit(&self) -> (&'static str, f64);
+}
+
+struct DuelEval<D: Duel> {
+    duel: D,
+    opponents: Vec<Entry>,
+    seed: u64,
+    games: usize,
+    jobs: usize,
+}
+
+impl<D: Duel> Evaluation for DuelEval<D> {
+    fn batch(&self, bot: &Strategy, batch: usize) -> Vec<f64> {
+        let mut entries = vec![Entry {
+            name: "bot".into(),
+            strategy: bot.clone(),
+        }];
+        entries.extend(self.opponents.iter().cloned());
+        let plan = Plan {
+            format: Format::Gauntlet,
+            games: self.games,
+            seed: botbox::games::derive_seed(self.seed, batch as u64),
+        };
+        let report = arena::run(&self.duel, &entries, plan, self.jobs, false, |_, _, _| {});
+        report
+            .games
+            .iter()
+            .map(|g| match &g.winner {
+                None => 0.5,
+                Some(w) if w == "bot" => 1.0,
+                Some(_) => 0.0,
+            })
+            .collect()
+    }
+
+    fn validate(&self, bot: &Strategy) -> Result<(), String> {
+        smoke(&self.duel, bot)
+    }
+
+    fn unit(&self) -> (&'static str, f64) {
+        ("score", 100.0)
+    }
+}
+
+struct BenchEval {
+    seed: u64,
+    games: usize,
+    jobs: usize,
+}
+
+impl Evaluation for BenchEval {
+    fn batch(&self, bot: &Strategy, batch: usize) -> Vec<f64> {
+        let config = BenchConfig {
+            games: self.games,
+            seed: botbox::games::derive_seed(self.seed, batch as u64),
+            jobs: self.jobs,
+            ..BenchConfig::default()
+        };
+        bench::run(bot, &config, |_| {})
+            .map(|r| {
+                r.games
+                    .iter()
+                    .map(|g| f64::from(g.max_tile) / 2048.0)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn validate(&self, bot: &Strategy) -> Result<(), String> {
+        let (record, _) = botbox::play::g2048::play(bot, 4, 1, 0, false);
+        match record.fault {
+            Some(f) => Err(format!("the smoke game faulted: {f}")),
+            None => Ok(()),
+        }
+    }
+
+    fn unit(&self) -> (&'static str, f64) {
+        ("points/game", 1.0)
+    }
+}
+
+pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
+    let jobs = super::jobs_or_cores(args.jobs);
+    let load_opponents = || -> anyhow::Result<Vec<Entry>> {
+        if args.vs.is_empty() {
+            anyhow::bail!("--vs: give the opponent(s) the bot plays");
+        }
+        super::arena::load_entries(&args.vs, &args.limits)
+    };
+    let eval: Box<dyn Evaluation> = match args.game {
+        WatchGame::Worms => Box::new(DuelEval {
+            duel: Worms {
+                maps: super::worms::load_maps_from(&args.maps, None)?,
+            },
+            opponents: load_opponents()?,
+            seed: args.seed,
+            games: args.batch,
+            jobs,
+        }),
+        WatchGame::Dice => {
+            let dice = args
+                .dice
+                .as_ref()
+                .context("--dice FILE: the dice file (the game is played with --die)")?;
+            let opponents = load_opponents()?;
+            let dice_set = super::dice::read_dice(dice)?;
+            if args.die == 0 || args.die > dice_set.len() {
+                anyhow::bail!(
+                    "--die {}: {} has dice 1 to {}",
+                    args.die,
+                    dice.display(),
+                    dice_set.len()
+                );
+            }
+            // Every entry plays the chosen die: the bot is entry 0, the opponents follow.
+            let duel = botbox::play::dice_free::DiceFree {
+                dice: dice_set,
+                die_of: vec![args.die - 1; 1 + opponents.len()],
+                seed: args.seed,
+            };
+            Box::new(DuelEval {
+                duel,
+                opponents,
+                seed: args.seed,
+                games: args.batch,
+                jobs,
+            })
+        }
+        WatchGame::G2048 => Box::new(BenchEval {
+            seed: args.seed,
+            games: args.batch,
+            jobs,
+        }),
+    };
+    let limits = args.limits.limits();
+    let params = args.limits.params();
+    let mut bot = super::load(&args.bot, &args.limits)?;
+    eval.validate(&bot)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.bot.display()))?;
+    let watcher = reload::watch(
+        &[(args.bot.clone(), bot.hash().to_string())],
+        move |_, path| {
+            Strategy::load(path, &limits)
+                .map(|s| s.with_params(params.clone()))
+                .map_err(|e| e.to_string())
+        },
+    )
+    .context("watching the bot's file")?;
+    let version = |s: &Strategy, n: usize| format!("v{n} {}@{}", s.name(), &s.hash()[..8]);
+    let mut number = 1;
+    let mut current = Tally {
+        name: version(&bot, number),
+        ..Tally::default()
+    };
+    let mut previous: Option<Tally> = None;
+    println!(
+        "watching {}: playing batches; save the file to try a new version (Ctrl-C stops)",
+        args.bot.display()
+    );
+    let mut batch = 0;
+    for _ in 0..args.batches.unwrap_or(usize::MAX) {
+        for message in watcher.pending() {
+            match message {
+                Reload::Updated { strategy, .. } => match eval.validate(&strategy) {
+                    Ok(()) => {
+                        number += 1;
+                        bot = strategy;
+                        let next = Tally {
+                            name: version(&bot, number),
+                            ..Tally::default()
+                        };
+                        println!("saved: {} starts over", next.name);
+                        previous = Some(std::mem::replace(&mut current, next));
+                        batch = 0;
+                    }
+                    Err(e) => println!("saved, but not used: {e}; {} goes on", current.name),
+                },
+                Reload::Failed { error, .. } => {
+                    println!("saved, but not used: {error}\n  {} goes on", current.name)
+                }
+            }
+        }
+        current.scores.extend(eval.batch(&bot, batch));
+        batch += 1;
+        println!("{}", line(&current, previous.as_ref(), eval.unit()));
+    }
+    // The watcher is dropped here; waiting a moment lets a last event settle in tests.
+    std::thread::sleep(Duration::from_millis(10));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One status line: the current version, the previous one, and the difference.
+fn line(current: &Tally, previous: Option<&Tally>, (unit, scale): (&str, f64)) -> String {
+    let show = |t: &Tally| {
+        let half = Z * t.stderr() * scale;
+        let half = if half.is_finite() {
+            format!("± {half:.1}")
+        } else {
+            "± ?".into()
+        };
+        format!(
+            "{}: {} games, {unit} {:.1} {half}",
+            t.name,
+            t.scores.len(),
+            t.mean() * scale
+        )
+    };
+    let mut out = show(current);
+    if let Some(p) = previous {
+        let diff = (current.mean() - p.mean()) * scale;
+        let half = Z * (current.stderr().powi(2) + p.stderr().powi(2)).sqrt() * scale;
+        let verdict = if !half.is_finite() {
+            "too few games to tell"
+        } else if diff.abs() > half {
+            if diff > 0.0 {
+                "better (significant at 95%)"
+            } else {
+                "worse (significant at 95%)"
+            }
+        } else {
+            "no significant difference yet"
+        };
+        let half = if half.is_finite() {
+            format!("{half:.1}")
+        } else {
+            "?".into()
+        };
+        out.push_str(&format!(
+            "  |  previous {}  |  difference {diff:+.1} ± {half}: {verdict}",
+            show(p)
+        ));
+    }
+    out
+}

@@ -1,0 +1,170 @@
+//! `botbox match worms` and `botbox tournament worms`: Wormworld games between strategies on maps.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use botbox::games::worms::Map;
+use botbox::play::worms::{NamedMap, Worms};
+use botbox::tournament::arena::Format;
+
+use super::arena::{self, RunArgs};
+
+/// Play Wormworld games between two strategies, maps rotated and sides swapped
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox match worms strategies/lua/worms/greedy.lua strategies/lua/worms/random.lua --map examples/worms/arena.txt --games 20
+  botbox match worms strategies/programs/worms/greedy.py strategies/lua/worms/random.lua --map examples/worms/maze.txt --watch
+  botbox match worms strategies/rust/worms-search strategies/lua/worms/greedy.lua --map examples/worms/ --games 200 --json match.json
+
+A strategy is a .lua/.luau file, a .wasm or .wat module, a Rust guest crate directory, or an executable
+program speaking the text protocol of docs/protocols/worms.md. The games alternate sides (the first
+strategy moves first in odd-numbered games) and change map every two games. A fault (error, timeout,
+crash, garbage, illegal move) loses the game; the table counts faults by kind.")]
+pub struct MatchArgs {
+    /// The first strategy
+    first: PathBuf,
+    /// The second strategy
+    second: PathBuf,
+    #[command(flatten)]
+    maps: MapArgs,
+    /// Number of games
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Show every game on the board, live (plays one game at a time)
+    #[arg(long)]
+    watch: bool,
+    /// With --watch: milliseconds between turns
+    #[arg(long, default_value_t = 120, value_name = "MS")]
+    delay: u64,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Play a Wormworld round robin or gauntlet and print standings with Elo and faults
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox tournament worms --players strategies/lua/worms/*.lua strategies/rust/worms-search --maps examples/worms/
+  botbox tournament worms --players strategies/lua/worms/*.lua strategies/programs/worms/greedy.py \\
+      --maps examples/worms/ --games 40 --jobs 2 --json standings.json --replay-dir replays/
+  botbox tournament worms --format gauntlet --players my_bot.lua strategies/lua/worms/*.lua --maps examples/worms/arena.txt
+
+Every pairing plays --games games: the map changes every two games and the sides swap every game.
+Game i is seeded from (--seed, i) alone, so the results are identical whatever --jobs is. The Elo
+column is the difference to the entry's opponents its score implies, with a 95% margin.")]
+pub struct TournamentArgs {
+    /// The entries (at least two)
+    #[arg(long, num_args = 1.., required = true, value_name = "STRATEGY")]
+    players: Vec<PathBuf>,
+    #[command(flatten)]
+    maps: MapArgs,
+    /// Games per pairing
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    /// round-robin: everyone against everyone; gauntlet: the first entry against each other one
+    #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
+    format: Format,
+    #[command(flatten)]
+    run: RunArgs,
+    #[command(flatten)]
+    flags: arena::TournamentFlags,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+struct MapArgs {
+    /// Map files, or directories of .txt maps (format: docs/worms-maps.md)
+    #[arg(long = "map", visible_alias = "maps", num_args = 1.., required = true, value_name = "MAP")]
+    maps: Vec<PathBuf>,
+    /// Override every map's turn limit
+    #[arg(long, value_name = "N")]
+    turns: Option<u32>,
+}
+
+pub fn execute_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    let maps = load_maps(&args.maps)?;
+    let entries = arena::load_entries(&[args.first, args.second], &args.run.limits)?;
+    let duel = Worms { maps };
+    if args.watch {
+        return super::worms_view::watch_match(&duel, &entries, args.games, &args.run, args.delay);
+    }
+    arena::run_and_report(
+        &duel,
+        &entries,
+        Format::RoundRobin,
+        args.games,
+        &args.run,
+        &Default::default(),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    if args.players.len() < 2 {
+        anyhow::bail!("a tournament needs at least two --players");
+    }
+    let maps = load_maps(&args.maps)?;
+    let entries = arena::load_entries(&args.players, &args.run.limits)?;
+    let duel = Worms { maps };
+    arena::run_and_report(
+        &duel,
+        &entries,
+        args.format,
+        args.games,
+        &args.run,
+        &args.flags,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads the maps: files as given, directories as their `.txt` files in name order.
+fn load_maps(args: &MapArgs) -> anyhow::Result<Vec<NamedMap>> {
+    load_maps_from(&args.maps, args.turns)
+}
+
+/// Reads the maps at `paths` (files, or directories of `.txt` maps), with `turns` overriding their
+/// turn limits.
+pub fn load_maps_from(paths: &[PathBuf], turns: Option<u32>) -> anyhow::Result<Vec<NamedMap>> {
+    if paths.is_empty() {
+        anyhow::bail!("no maps: give at least one map file or directory");
+    }
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("reading {}", path.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|e| e == "txt"))
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                anyhow::bail!("{}: no .txt maps in this directory", path.display());
+            }
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    files
+        .iter()
+        .map(|file| {
+            let map = read_map(file)?;
+            let map = match turns {
+                Some(turns) => map.with_turns(turns),
+                None => map,
+            };
+            let name = file.file_stem().map_or_else(
+                || file.display().to_string(),
+                |s| s.to_string_lossy().into(),
+            );
+            Ok(NamedMap { name, map })
+        })
+        .collect()
+}
+
+/// Reads one map; an error names the file, line and column.
+pub fn read_map(file: &Path) -> anyhow::Result<Map> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    Map::parse(&text)
+        .map_err(|e| anyhow::anyhow!("{}:{}:{}: {}", file.display(), e.line, e.column, e.problem))
+}

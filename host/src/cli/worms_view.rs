@@ -1,0 +1,537 @@
+//! Watching Wormworld: the board in the terminal (a colour per player, the hole, obstacles, the last
+//! move marked), live during `botbox match worms --watch` and animated by `botbox replay`.
+//!
+//! On a terminal the view takes the screen and reads keys; anywhere else (a pipe, a file, a test) it
+//! prints the same boards as plain text, one after another.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use ratatui::DefaultTerminal;
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use botbox::games::worms::{Game, Map, Verdict};
+use botbox::play::worms::{Turn, Worms, play_game};
+use botbox::replay::ReplayFile;
+use botbox::tournament::arena::{self, Duel, Entry, Format, GameRecord, Plan};
+
+use super::arena::RunArgs;
+
+const PLAYER_COLOURS: [Color; 2] = [Color::Blue, Color::Red];
+
+/// One cell of the board as the view draws it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cell {
+    Free,
+    Obstacle,
+    Hole,
+    Worm {
+        letter: char,
+        seat: usize,
+        head: bool,
+    },
+}
+
+/// The board's cells and which worm moved last (its head is marked).
+fn cells(game: &Game) -> Vec<Vec<Cell>> {
+    let rows = game.board().rows();
+    let mut grid: Vec<Vec<Cell>> = rows
+        .iter()
+        .map(|row| {
+            row.chars()
+                .map(|c| match c {
+                    '#' => Cell::Obstacle,
+                    'O' => Cell::Hole,
+                    '.' => Cell::Free,
+                    letter => Cell::Worm {
+                        letter,
+                        seat: usize::from(letter.is_ascii_lowercase()),
+                        head: false,
+                    },
+                })
+                .collect()
+        })
+        .collect();
+    for worm in game.observation(0).worms {
+        let [r, c] = worm.head();
+        if let Cell::Worm { head, .. } = &mut grid[r as usize][c as usize] {
+            *head = true;
+        }
+    }
+    grid
+}
+
+/// The head cell of the worm `turn` moved, if it is still on the board.
+fn last_head(game: &Game, turn: Option<&Turn>) -> Option<[u32; 2]> {
+    let mv = turn?.mv?;
+    let obs = game.observation(0);
+    obs.worms.iter().find(|w| w.id == mv.worm).map(|w| w.head())
+}
+
+/// The board as plain text: the map's characters, the last moved head in brackets.
+pub fn board_text(game: &Game, turn: Option<&Turn>) -> Vec<String> {
+    let marked = last_head(game, turn);
+    cells(game)
+        .iter()
+        .enumerate()
+        .map(|(r, row)| {
+            row.iter()
+                .enumerate()
+                .map(|(c, cell)| {
+                    let ch = match *cell {
+                        Cell::Free => '.',
+                        Cell::Obstacle => '#',
+                        Cell::Hole => 'O',
+                        Cell::Worm { letter, .. } => letter,
+                    };
+                    if marked == Some([r as u32, c as u32]) {
+                        format!("[{ch}]")
+                    } else {
+                        format!(" {ch} ")
+                    }
+                })
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect()
+}
+
+/// The board in colour, two terminal columns per cell.
+fn board_lines(game: &Game, turn: Option<&Turn>) -> Vec<Line<'static>> {
+    let marked = last_head(game, turn);
+    cells(game)
+        .iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let spans = row.iter().enumerate().map(|(c, cell)| match *cell {
+                Cell::Free => Span::styled(" ·", Style::new().fg(Color::DarkGray)),
+                Cell::Obstacle => Span::styled("██", Style::new().fg(Color::Gray)),
+                Cell::Hole => Span::styled(
+                    "()",
+                    Style::new()
+                        .fg(Color::Black)
+                        .bg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD),
+                ),
+                Cell::Worm { letter, seat, head } => {
+                    let mut style = Style::new().fg(Color::White).bg(PLAYER_COLOURS[seat]);
+                    if head {
+                        style = style.add_modifier(Modifier::BOLD);
+                    }
+                    if marked == Some([r as u32, c as u32]) {
+                        style = style.bg(Color::LightYellow).fg(Color::Black);
+                    }
+                    let text = if head {
+                        format!("{letter}>")
+                    } else {
+                        format!("{letter} ")
+                    };
+                    Span::styled(text, style)
+                }
+            });
+            Line::from(spans.collect::<Vec<_>>())
+        })
+        .collect()
+}
+
+/// What a turn did, for the status line.
+fn describe(turn: Option<&Turn>, names: &[String; 2]) -> String {
+    match turn {
+        None => "start".into(),
+        Some(t) => {
+            let who = format!("player {} ({})", t.seat + 1, names[t.seat]);
+            match t.mv {
+                None => format!("turn {}: {who} passes", t.n),
+                Some(mv) => format!(
+                    "turn {}: {who} moves worm {} {}{}",
+                    t.n,
+                    mv.worm,
+                    mv.turn.name(),
+                    if t.fell { " into the hole" } else { "" }
+                ),
+            }
+        }
+    }
+}
+
+fn title(game: &Game, names: &[String; 2], header: &str) -> Line<'static> {
+    let player = |seat: usize| {
+        Span::styled(
+            format!(" {} {} worms ", names[seat], game.worms_left(seat)),
+            Style::new().fg(Color::White).bg(PLAYER_COLOURS[seat]),
+        )
+    };
+    Line::from(vec![
+        Span::raw(format!("{header}  ")),
+        player(0),
+        Span::raw(" vs "),
+        player(1),
+        Span::raw(format!("  turn {}/{}", game.turn(), game.turn_limit())),
+    ])
+}
+
+fn result_text(game: &Game, names: &[String; 2]) -> Option<String> {
+    let outcome = game.outcome()?;
+    Some(match outcome.result {
+        Verdict::Win(seat) => format!(
+            "{} (player {}) wins: {}",
+            names[seat],
+            seat + 1,
+            outcome.reason.name()
+        ),
+        Verdict::Draw => format!("draw: {}", outcome.reason.name()),
+    })
+}
+
+/// Restores the terminal however the view ends.
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        ratatui::restore();
+    }
+}
+
+fn draw(
+    terminal: &mut DefaultTerminal,
+    title: Line<'static>,
+    board: Vec<Line<'static>>,
+    status: String,
+    keys: &str,
+) -> anyhow::Result<()> {
+    let mut lines = vec![title, Line::raw("")];
+    lines.extend(board);
+    lines.push(Line::raw(""));
+    lines.push(Line::raw(status));
+    lines.push(Line::styled(
+        keys.to_string(),
+        Style::new().fg(Color::DarkGray),
+    ));
+    terminal.draw(|frame| frame.render_widget(Paragraph::new(lines), frame.area()))?;
+    Ok(())
+}
+
+/// A key the viewers understand.
+enum Key {
+    Quit,
+    Pause,
+    Step,
+    Back,
+    Faster,
+    Slower,
+    Start,
+    End,
+}
+
+/// Waits up to `wait` for a key.
+fn key(wait: Duration) -> anyhow::Result<Option<Key>> {
+    if !event::poll(wait)? {
+        return Ok(None);
+    }
+    let Event::Key(k) = event::read()? else {
+        return Ok(None);
+    };
+    if k.kind != KeyEventKind::Press {
+        return Ok(None);
+    }
+    Ok(match k.code {
+        KeyCode::Esc | KeyCode::Char('q') => Some(Key::Quit),
+        KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => Some(Key::Quit),
+        KeyCode::Char(' ') => Some(Key::Pause),
+        KeyCode::Right | KeyCode::Char('.') => Some(Key::Step),
+        KeyCode::Left | KeyCode::Char(',') => Some(Key::Back),
+        KeyCode::Char('+') | KeyCode::Up => Some(Key::Faster),
+        KeyCode::Char('-') | KeyCode::Down => Some(Key::Slower),
+        KeyCode::Home => Some(Key::Start),
+        KeyCode::End => Some(Key::End),
+        _ => None,
+    })
+}
+
+const WATCH_KEYS: &str = "space pause  + faster  - slower  q quit";
+const REPLAY_KEYS: &str =
+    "space pause  → step  ← back  + faster  - slower  Home start  End end  q quit";
+
+/// `botbox match worms --watch`: plays the match's games one at a time, drawing every turn, then
+/// prints the standings.
+pub fn watch_match(
+    duel: &Worms,
+    entries: &[Entry],
+    games: usize,
+    run: &RunArgs,
+    delay_ms: u64,
+) -> anyhow::Result<ExitCode> {
+    let plan = Plan {
+        format: Format::RoundRobin,
+        games,
+        seed: run.seed,
+    };
+    let schedule = arena::schedule(&plan, entries.len(), duel.variants());
+    let tty = std::io::stdout().is_terminal();
+    let mut terminal = if tty {
+        Some(ratatui::try_init().context("setting up the terminal")?)
+    } else {
+        None
+    };
+    let restore = tty.then_some(Restore);
+    let mut delay = Duration::from_millis(delay_ms);
+    let (mut paused, mut quit) = (false, false);
+    let mut records = Vec::new();
+    for game in &schedule {
+        if quit {
+            break;
+        }
+        let map = &duel.maps[game.variant];
+        let names = game.seats.map(|e| entries[e].name.clone());
+        let header = format!("game {}/{} on {}", game.index + 1, schedule.len(), map.name);
+        let mut failure = None;
+        let ending = play_game(
+            &map.map,
+            game.seats.map(|e| &entries[e].strategy),
+            game.seed,
+            None,
+            &mut |state, turn| {
+                let mut status = describe(turn, &names);
+                if let Some(result) = result_text(state, &names) {
+                    status = format!("{status}   —   {result}");
+                }
+                let Some(terminal) = terminal.as_mut() else {
+                    println!(
+                        "{header}  turn {}/{}  {status}",
+                        state.turn(),
+                        state.turn_limit()
+                    );
+                    for line in board_text(state, turn) {
+                        println!("{line}");
+                    }
+                    println!();
+                    return;
+                };
+                if quit || failure.is_some() {
+                    return;
+                }
+                let shown = draw(
+                    terminal,
+                    title(state, &names, &header),
+                    board_lines(state, turn),
+                    status,
+                    WATCH_KEYS,
+                );
+                let deadline = Instant::now() + delay;
+                let waited = shown.and_then(|()| {
+                    loop {
+                        let left = deadline.saturating_duration_since(Instant::now());
+                        let wait = if paused {
+                            Duration::from_secs(3600)
+                        } else {
+                            left
+                        };
+                        match key(wait)? {
+                            Some(Key::Quit) => {
+                                quit = true;
+                                break Ok(());
+                            }
+                            Some(Key::Pause) => paused = !paused,
+                            Some(Key::Faster) => delay /= 2,
+                            Some(Key::Slower) => delay = (delay * 2).max(Duration::from_millis(10)),
+                            Some(Key::Step) if paused => break Ok(()),
+                            _ if !paused && Instant::now() >= deadline => break Ok(()),
+                            _ => {}
+                        }
+                    }
+                });
+                if let Err(e) = waited {
+                    failure = Some(e);
+                }
+            },
+        );
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let verdict = match ending.winner {
+            Some(seat) => format!("{} wins ({})", names[seat], ending.reason),
+            None => format!("draw ({})", ending.reason),
+        };
+        let faults: Vec<String> = ending
+            .faults
+            .iter()
+            .flatten()
+            .map(|f| f.to_string())
+            .collect();
+        let line = format!("game {}: {verdict} {}", game.index + 1, faults.join("; "));
+        match terminal.as_mut() {
+            Some(t) if !quit => {
+                draw(t, Line::raw(line), Vec::new(), String::new(), "")?;
+                std::thread::sleep(Duration::from_millis(800));
+            }
+            _ => println!("{line}"),
+        }
+        records.push(GameRecord {
+            number: game.index + 1,
+            seed: game.seed,
+            variant: map.name.clone(),
+            winner: ending.winner.map(|s| names[s].clone()),
+            sha256: game.seats.map(|e| entries[e].strategy.hash().to_string()),
+            players: names,
+            reason: ending.reason,
+            turns: ending.turns,
+            faults: ending.faults,
+        });
+    }
+    drop(restore);
+    let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+    println!("{} games watched", records.len());
+    for s in arena::standings(&names, &records) {
+        println!(
+            "  {}: {} wins, {} draws, {} losses, score {:.1}%",
+            s.name, s.wins, s.draws, s.losses, s.score
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The positions of a recorded Wormworld game: the start, then after every turn.
+fn positions(file: &ReplayFile) -> anyhow::Result<(Vec<Game>, Vec<Turn>)> {
+    let text = file.header.params["text"]
+        .as_str()
+        .context("the replay's header has no map text (params.text)")?;
+    let map = Map::parse(text).map_err(|e| anyhow::anyhow!("the replay's map: {e}"))?;
+    let mut game = Game::new(&map);
+    let mut games = vec![game.clone()];
+    let mut turns = Vec::new();
+    for (i, value) in file.turns.iter().enumerate() {
+        let turn: Turn = serde_json::from_value(value.clone())
+            .with_context(|| format!("turn {} is not a Wormworld turn", i + 1))?;
+        match turn.mv {
+            Some(mv) => game.apply(mv),
+            None => game.pass(),
+        }
+        .with_context(|| format!("turn {} cannot be replayed", turn.n))?;
+        games.push(game.clone());
+        turns.push(turn);
+    }
+    Ok((games, turns))
+}
+
+fn replay_names(file: &ReplayFile) -> [String; 2] {
+    let name = |i: usize| {
+        file.header
+            .strategies
+            .get(i)
+            .map_or_else(|| format!("player {}", i + 1), |s| s.name.clone())
+    };
+    [name(0), name(1)]
+}
+
+fn end_text(file: &ReplayFile, names: &[String; 2]) -> String {
+    let Some(end) = &file.end else {
+        return "the replay has no end line: the game was cut short".into();
+    };
+    let reason = end.result["reason"].as_str().unwrap_or("?");
+    let faults: Vec<String> = end.result["faults"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|f| !f.is_null())
+                .map(|f| format!("{}: {}", f["kind"], f["message"].as_str().unwrap_or("")))
+                .collect()
+        })
+        .unwrap_or_default();
+    let verdict = match end.result["winner"].as_u64() {
+        Some(seat) => format!("{} (player {}) wins", names[seat as usize % 2], seat + 1),
+        None => "draw".into(),
+    };
+    format!(
+        "{verdict}: {reason}{}",
+        faults.iter().map(|f| format!("; {f}")).collect::<String>()
+    )
+}
+
+/// Prints a Wormworld replay as text: the board after each turn (the last `last` turns if given).
+pub fn print_replay(
+    out: &mut String,
+    file: &ReplayFile,
+    last: Option<usize>,
+) -> anyhow::Result<()> {
+    use std::fmt::Write as _;
+    let (games, turns) = positions(file)?;
+    let names = replay_names(file);
+    let h = &file.header;
+    writeln!(
+        out,
+        "worms game {} seed {} on {}: {} (player 1, uppercase) vs {} (player 2, lowercase)",
+        h.number,
+        h.seed,
+        h.params["map"].as_str().unwrap_or("?"),
+        names[0],
+        names[1]
+    )?;
+    let from = last.map_or(0, |n| turns.len().saturating_sub(n));
+    if from == 0 {
+        writeln!(out, "\nstart")?;
+        for line in board_text(&games[0], None) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    for (i, turn) in turns.iter().enumerate().skip(from) {
+        writeln!(out, "\n{}", describe(Some(turn), &names))?;
+        for line in board_text(&games[i + 1], Some(turn)) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    writeln!(out, "\n{}", end_text(file, &names))?;
+    Ok(())
+}
+
+/// Animates a Wormworld replay in the terminal: step, pause, change speed.
+pub fn animate_replay(file: &ReplayFile) -> anyhow::Result<()> {
+    let (games, turns) = positions(file)?;
+    let names = replay_names(file);
+    let header = format!(
+        "game {} on {}",
+        file.header.number,
+        file.header.params["map"].as_str().unwrap_or("?")
+    );
+    let mut terminal = ratatui::try_init().context("setting up the terminal")?;
+    let _restore = Restore;
+    let (mut at, mut paused) = (0usize, false);
+    let mut delay = Duration::from_millis(200);
+    loop {
+        let turn = at.checked_sub(1).map(|i| &turns[i]);
+        let mut status = describe(turn, &names);
+        if at == turns.len() {
+            status = format!("{status}   —   {}", end_text(file, &names));
+        }
+        draw(
+            &mut terminal,
+            title(&games[at], &names, &header),
+            board_lines(&games[at], turn),
+            status,
+            REPLAY_KEYS,
+        )?;
+        let running = !paused && at < turns.len();
+        let wait = if running {
+            delay
+        } else {
+            Duration::from_secs(3600)
+        };
+        match key(wait)? {
+            None if running => at += 1,
+            None => {}
+            Some(Key::Quit) => return Ok(()),
+            Some(Key::Pause) => paused = !paused,
+            Some(Key::Step) => (paused, at) = (true, (at + 1).min(turns.len())),
+            Some(Key::Back) => (paused, at) = (true, at.saturating_sub(1)),
+            Some(Key::Faster) => delay = (delay / 2).max(Duration::from_millis(5)),
+            Some(Key::Slower) => delay = (delay * 2).min(Duration::from_secs(5)),
+            Some(Key::Start) => (paused, at) = (true, 0),
+            Some(Key::End) => at = turns.len(),
+        }
+    }
+}

@@ -1,0 +1,614 @@
+//! One game of BS between four strategies, and the [`Table`] that lets the pool runner seat such
+//! games.
+//!
+//! A turn asks the mover `play(obs)`, tells everyone the public play event, asks each other seat
+//! `call(obs)` in seat order after the mover, resolves the turn in the engine, then tells everyone
+//! the call (or that there was none) and, after seat 3's turn, the end of the round. Events go only to
+//! strategies that have an `observe` function ([`Instance::has_function`]); nothing is sent once the
+//! game is decided. Each strategy sees only its own observations ([`Game::play_observation`],
+//! [`Game::call_observation`]) and the public events.
+//!
+//! **A fault voids the game.** An illegal play or any fault of a strategy (budget, fuel, timeout,
+//! memory, crash, bad output, ...) ends the game at once: it is a loss for the faulting seat, with
+//! the reason recorded, and void for the other three (it counts for none of them).
+
+use serde::{Deserialize, Serialize};
+
+use crate::games::bs::{CallObservation, Event, Game, PLAYERS, PlayObservation, Resolution, Seat};
+use crate::games::seat_seed;
+use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
+use crate::runtime::{Answer, Fault, FaultKind, Instance, Setup, Strategy};
+use crate::tournament::arena::Entry;
+use crate::tournament::pool::{Outcome, Seating, Table};
+
+/// A player at the table: what the driver asks of a strategy. [`Hosted`] is a real strategy; tests
+/// plug in recorders.
+pub trait Player {
+    /// The cards to play.
+    fn play(&mut self, obs: &PlayObservation) -> Result<Vec<u32>, Fault>;
+    /// Whether to call "BS".
+    fn call(&mut self, obs: &CallObservation) -> Result<bool, Fault>;
+    /// A public event; its answer is ignored.
+    fn observe(&mut self, event: &Event) -> Result<(), Fault>;
+    /// The strategy's log for the game.
+    fn log(&self) -> Vec<String>;
+}
+
+/// A strategy instance playing BS.
+#[derive(Debug)]
+pub struct Hosted {
+    instance: Instance,
+    /// Whether the strategy has an `observe` function.
+    observes: bool,
+}
+
+impl Hosted {
+    /// Instantiates `strategy` for `seat` of the game seeded `game_seed` (its seed by the seat-seed
+    /// convention).
+    pub fn start(strategy: &Strategy, game_seed: u64, seat: Seat) -> Result<Hosted, Fault> {
+        let setup = Setup::new("bs", seat_seed(game_seed, seat as u32), seat as u32);
+        let mut instance = strategy.instantiate(&setup)?;
+        let observes = instance.has_function("observe");
+        Ok(Hosted { instance, observes })
+    }
+}
+
+/// An answer read and thrown away: `observe`'s. Lua may return anything; WASM and programs any
+/// JSON value (`null`).
+struct Ignored;
+
+impl<'de> Deserialize<'de> for Ignored {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(d).map(|_| Ignored)
+    }
+}
+
+impl Answer for Ignored {
+    fn from_lua(_: &mlua::Value) -> Result<Self, String> {
+        Ok(Ignored)
+    }
+}
+
+impl Player for Hosted {
+    fn play(&mut self, obs: &PlayObservation) -> Result<Vec<u32>, Fault> {
+        self.instance.call("play", obs)
+    }
+
+    fn call(&mut self, obs: &CallObservation) -> Result<bool, Fault> {
+        self.instance.call("call", obs)
+    }
+
+    fn observe(&mut self, event: &Event) -> Result<(), Fault> {
+        if self.observes {
+            self.instance.call::<_, Ignored>("observe", event)?;
+        }
+        Ok(())
+    }
+
+    fn log(&self) -> Vec<String> {
+        self.instance.log()
+    }
+}
+
+/// One turn of a BS replay: everything that happened, hidden cards included.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    /// The turn's number, from 1.
+    pub n: u32,
+    pub seat: Seat,
+    /// The required (claimed) rank.
+    pub rank: u32,
+    /// The cards played, in pile order.
+    pub cards: Vec<u32>,
+    /// The seats that said yes to calling.
+    pub callers: Vec<Seat>,
+    /// The caller chosen among them.
+    pub caller: Option<Seat>,
+    /// Whether a played card was not of the required rank.
+    pub lie: bool,
+    /// Who took the pile, after a call.
+    pub taker: Option<Seat>,
+    /// How many cards the taker picked up.
+    #[serde(default)]
+    pub taken: u32,
+    /// After a called lie, the caller's card that became the new pile.
+    pub reward: Option<u32>,
+    /// Every seat's hand size after the turn.
+    pub hand_sizes: [u32; PLAYERS],
+    /// The pile's size after the turn.
+    pub pile: u32,
+}
+
+impl Turn {
+    fn of(r: &Resolution, game: &Game) -> Turn {
+        Turn {
+            n: r.turn + 1,
+            seat: r.player,
+            rank: r.rank,
+            cards: r.cards.iter().map(u32::from).collect(),
+            callers: (0..PLAYERS).filter(|&s| r.callers[s]).collect(),
+            caller: r.caller,
+            lie: r.lie,
+            taker: r.taker,
+            taken: r.taken,
+            reward: r.reward.map(u32::from),
+            hand_sizes: game.hand_sizes(),
+            pile: game.pile_len(),
+        }
+    }
+}
+
+/// Plays a game seeded `seed` between `players` (seat order), named `names` in the observations,
+/// and says how it ended: the winning seat, the reason (`won`, `round limit`, `fault`), the turns
+/// completed and each seat's fault. With `replay`, every turn is recorded there (the end line is
+/// left to the caller).
+pub fn play_game<P: Player>(
+    players: &mut [P; PLAYERS],
+    names: &[String],
+    seed: u64,
+    mut replay: Option<&mut Replay>,
+) -> Outcome {
+    let mut game = Game::new(seed);
+    let mut faults: Vec<Option<Fault>> = vec![None; PLAYERS];
+    if let Err((seat, fault)) = play_turns(&mut game, players, names, &mut replay) {
+        faults[seat] = Some(fault);
+    }
+    if let Some(r) = replay {
+        r.logs = players.iter().map(|p| p.log()).collect();
+    }
+    let (winner, reason) = match game.end() {
+        _ if faults.iter().any(Option::is_some) => (None, "fault"),
+        Some(end) => (end.winner(), end.reason()),
+        None => unreachable!("the turns end with a fault or the game's end"),
+    };
+    Outcome {
+        winner,
+        reason: reason.to_string(),
+        turns: game.turn(),
+        faults,
+    }
+}
+
+/// Plays turns to the end of the game, or to the first fault (its seat and the fault).
+fn play_turns<P: Player>(
+    game: &mut Game,
+    players: &mut [P; PLAYERS],
+    names: &[String],
+    replay: &mut Option<&mut Replay>,
+) -> Result<(), (Seat, Fault)> {
+    // One observation of each kind, updated in place every turn.
+    let mut play = game.play_observation(names);
+    let mut call: Option<CallObservation> = None;
+    while !game.is_over() {
+        let mover = game.to_move();
+        game.update_play_observation(&mut play);
+        let cards = players[mover].play(&play).map_err(|f| (mover, f))?;
+        let info = game.play(&cards).map_err(|e| {
+            let fault = Fault::new(FaultKind::Illegal, format!("played {cards:?}: {e}"));
+            (mover, fault)
+        })?;
+        tell(players, &info.event())?;
+        let mut calls = [false; PLAYERS];
+        for seat in (1..PLAYERS).map(|k| (mover + k) % PLAYERS) {
+            let obs = match &mut call {
+                Some(obs) => {
+                    game.update_call_observation(seat, obs);
+                    obs
+                }
+                None => call.insert(game.call_observation(seat, names).expect("a play waits")),
+            };
+            calls[seat] = players[seat].call(obs).map_err(|f| (seat, f))?;
+        }
+        let resolution = game.resolve(calls).expect("a play waits for its calls");
+        if let Some(r) = replay.as_deref_mut() {
+            r.turn(&Turn::of(&resolution, game));
+        }
+        if !game.is_over() {
+            tell(players, &resolution.event())?;
+            if let Some(event) = resolution.round_end() {
+                tell(players, &event)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Tells every player `event`, in seat order.
+fn tell<P: Player>(players: &mut [P; PLAYERS], event: &Event) -> Result<(), (Seat, Fault)> {
+    for (seat, player) in players.iter_mut().enumerate() {
+        player.observe(event).map_err(|f| (seat, f))?;
+    }
+    Ok(())
+}
+
+/// Plays a game between hosted strategies: instantiates all four (a seat that cannot start faults
+/// and voids the game), then plays it.
+pub fn play_hosted(
+    strategies: [&Strategy; PLAYERS],
+    names: &[String],
+    seed: u64,
+    replay: Option<&mut Replay>,
+) -> Outcome {
+    let started: Vec<Result<Hosted, Fault>> = (0..PLAYERS)
+        .map(|seat| Hosted::start(strategies[seat], seed, seat))
+        .collect();
+    if started.iter().any(Result::is_err) {
+        let faults = started.into_iter().map(Result::err).collect();
+        return Outcome {
+            winner: None,
+            reason: "fault".into(),
+            turns: 0,
+            faults,
+        };
+    }
+    let mut hosted = started.into_iter().map(|h| h.expect("all started"));
+    let mut players: [Hosted; PLAYERS] =
+        std::array::from_fn(|_| hosted.next().expect("four players"));
+    play_game(&mut players, names, seed, replay)
+}
+
+/// The header of a BS replay: the entries by seat with their hashes, and the deal.
+pub fn header(players: &[&Entry], number: usize, seed: u64) -> Header {
+    let deal = Game::new(seed);
+    let hands: Vec<Vec<u8>> = (0..PLAYERS)
+        .map(|s| deal.hand(s).as_slice().to_vec())
+        .collect();
+    Header {
+        format: FORMAT.into(),
+        version: VERSION,
+        game: "bs".into(),
+        params: serde_json::json!({
+            "players": PLAYERS,
+            "round_limit": crate::games::bs::ROUND_LIMIT,
+        }),
+        number,
+        seed,
+        strategies: players
+            .iter()
+            .map(|e| StrategyRef {
+                name: e.name.clone(),
+                ..StrategyRef::of(&e.strategy)
+            })
+            .collect(),
+        limits: serde_json::to_value(
+            players
+                .iter()
+                .map(|e| e.strategy.limits())
+                .collect::<Vec<_>>(),
+        )
+        .expect("limits serialize"),
+        start: serde_json::json!({ "hands": hands }),
+    }
+}
+
+/// BS for the pool runner: four seats, each game seeded by its number.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Bs;
+
+impl Table for Bs {
+    fn game(&self) -> &str {
+        "bs"
+    }
+
+    fn seats(&self) -> usize {
+        PLAYERS
+    }
+
+    fn play(&self, game: &Seating, players: &[&Entry], record: bool) -> (Outcome, Option<Replay>) {
+        let names: Vec<String> = players.iter().map(|e| e.name.clone()).collect();
+        let strategies: [&Strategy; PLAYERS] = std::array::from_fn(|s| &players[s].strategy);
+        let mut replay = record.then(|| Replay::new(header(players, game.index + 1, game.seed)));
+        let outcome = play_hosted(strategies, &names, game.seed, replay.as_mut());
+        if let Some(r) = replay.as_mut() {
+            r.finish(&outcome);
+        }
+        (outcome, replay)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::bs::Cards;
+    use crate::games::{Rng, derive_seed, rng};
+    use rand::RngExt;
+
+    /// What a player was told, in order.
+    #[derive(Debug, Clone)]
+    enum Told {
+        Play(PlayObservation),
+        Call(CallObservation),
+        Event(Event),
+    }
+
+    /// A player that plays random legal cards, calls at random, and keeps everything it is told.
+    struct Spy {
+        rng: Rng,
+        told: Vec<Told>,
+    }
+
+    impl Spy {
+        fn new(seed: u64) -> Spy {
+            Spy {
+                rng: rng(seed),
+                told: Vec::new(),
+            }
+        }
+    }
+
+    impl Player for Spy {
+        fn play(&mut self, obs: &PlayObservation) -> Result<Vec<u32>, Fault> {
+            self.told.push(Told::Play(obs.clone()));
+            let hand: Vec<u8> = obs.hand.iter().map(|&c| c as u8).collect();
+            let play =
+                crate::games::bs::policy::random_play(&Cards::from_slice(&hand), &mut self.rng);
+            Ok(play.iter().map(u32::from).collect())
+        }
+
+        fn call(&mut self, obs: &CallObservation) -> Result<bool, Fault> {
+            self.told.push(Told::Call(obs.clone()));
+            Ok(self.rng.random_bool(0.3))
+        }
+
+        fn observe(&mut self, event: &Event) -> Result<(), Fault> {
+            self.told.push(Told::Event(event.clone()));
+            Ok(())
+        }
+
+        fn log(&self) -> Vec<String> {
+            Vec::new()
+        }
+    }
+
+    fn names() -> Vec<String> {
+        ["a", "b", "c", "d"].map(String::from).to_vec()
+    }
+
+    fn replay() -> Replay {
+        Replay::new(Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            game: "bs".into(),
+            params: serde_json::json!({}),
+            number: 1,
+            seed: 0,
+            strategies: Vec::new(),
+            limits: serde_json::json!(null),
+            start: serde_json::json!(null),
+        })
+    }
+
+    /// The turns of a recorded replay.
+    fn turns(replay: &Replay) -> Vec<Turn> {
+        let lines = replay.lines();
+        lines[1..]
+            .iter()
+            .map(|l| {
+                let value: serde_json::Value = serde_json::from_str(l).unwrap();
+                serde_json::from_value(value).unwrap()
+            })
+            .collect()
+    }
+
+    /// Replays `turns` on a fresh game seeded `seed`, calling `at(turn, game before the play,
+    /// game after the play)` for each.
+    fn shadow(seed: u64, turns: &[Turn], mut at: impl FnMut(&Turn, &Game, &Game)) {
+        let mut game = Game::new(seed);
+        for t in turns {
+            let before = game.clone();
+            game.play(&t.cards).unwrap();
+            let after_play = game.clone();
+            let mut calls = [false; PLAYERS];
+            for &s in &t.callers {
+                calls[s] = true;
+            }
+            let r = game.resolve(calls).unwrap();
+            assert_eq!(
+                (r.caller, r.taker, r.reward.map(u32::from)),
+                (t.caller, t.taker, t.reward)
+            );
+            at(t, &before, &after_play);
+        }
+    }
+
+    #[test]
+    fn no_observation_or_event_shows_a_card_of_another_hand() {
+        for i in 0..60 {
+            let seed = derive_seed(77, i);
+            let mut spies: [Spy; PLAYERS] =
+                std::array::from_fn(|s| Spy::new(derive_seed(seed, s as u64 + 9)));
+            let mut r = replay();
+            let outcome = play_game(&mut spies, &names(), seed, Some(&mut r));
+            assert!(!outcome.is_void(), "{outcome:?}");
+            let turns = turns(&r);
+            assert_eq!(turns.len() as u32, outcome.turns);
+            // What each seat should have been told about each turn, from the host's own record.
+            let mut hands_at_play = Vec::new();
+            let mut hands_at_call = Vec::new();
+            shadow(seed, &turns, |_, before, after| {
+                let hands = |g: &Game| -> Vec<Vec<u32>> {
+                    (0..PLAYERS)
+                        .map(|s| g.hand(s).iter().map(u32::from).collect())
+                        .collect()
+                };
+                hands_at_play.push(hands(before));
+                hands_at_call.push(hands(after));
+            });
+            for (seat, spy) in spies.iter().enumerate() {
+                for told in &spy.told {
+                    match told {
+                        Told::Play(obs) => {
+                            let t = obs.turn as usize;
+                            assert_eq!(obs.you as usize, seat);
+                            assert_eq!(obs.hand, hands_at_play[t][seat], "seat {seat}, turn {t}");
+                        }
+                        Told::Call(obs) => {
+                            let t = obs.turn as usize;
+                            assert_eq!(obs.you as usize, seat);
+                            assert_ne!(obs.player as usize, seat, "the mover is never asked");
+                            assert_eq!(obs.hand, hands_at_call[t][seat], "seat {seat}, turn {t}");
+                        }
+                        Told::Event(Event::Call { turn, cards, .. }) => {
+                            let t = &turns[*turn as usize];
+                            assert!(t.caller.is_some());
+                            assert_eq!(cards, &t.cards, "only the played cards are revealed");
+                        }
+                        // The other events carry no card ids at all (their types have none).
+                        Told::Event(_) => {}
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_player_hears_every_public_event_in_order_until_the_end() {
+        let seed = derive_seed(5, 5);
+        let mut spies: [Spy; PLAYERS] = std::array::from_fn(|s| Spy::new(s as u64));
+        let outcome = play_game(&mut spies, &names(), seed, None);
+        let events = |spy: &Spy| -> Vec<Event> {
+            spy.told
+                .iter()
+                .filter_map(|t| match t {
+                    Told::Event(e) => Some(e.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let first = events(&spies[0]);
+        assert!(
+            spies.iter().all(|s| events(s) == first),
+            "everyone hears the same"
+        );
+        let plays = first
+            .iter()
+            .filter(|e| matches!(e, Event::Play { .. }))
+            .count();
+        let answers = first
+            .iter()
+            .filter(|e| matches!(e, Event::Call { .. } | Event::NoCall { .. }))
+            .count();
+        assert_eq!(
+            plays as u32, outcome.turns,
+            "every play is announced, the last one too"
+        );
+        assert_eq!(
+            answers as u32,
+            outcome.turns - 1,
+            "the last turn's call is not announced"
+        );
+        let rounds = first
+            .iter()
+            .filter(|e| matches!(e, Event::RoundEnd { .. }))
+            .count();
+        assert_eq!(rounds as u32, (outcome.turns - 1) / 4);
+    }
+
+    /// A player that plays `play` once asked, and answers `call` with `call`.
+    struct Scripted {
+        play: Result<Vec<u32>, Fault>,
+        call: Result<bool, Fault>,
+        observe: Result<(), Fault>,
+    }
+
+    impl Player for Scripted {
+        fn play(&mut self, obs: &PlayObservation) -> Result<Vec<u32>, Fault> {
+            match &self.play {
+                Ok(cards) if cards.is_empty() => Ok(vec![obs.hand[0]]),
+                other => other.clone(),
+            }
+        }
+        fn call(&mut self, _: &CallObservation) -> Result<bool, Fault> {
+            self.call.clone()
+        }
+        fn observe(&mut self, _: &Event) -> Result<(), Fault> {
+            self.observe.clone()
+        }
+        fn log(&self) -> Vec<String> {
+            Vec::new()
+        }
+    }
+
+    fn honest() -> Scripted {
+        Scripted {
+            play: Ok(Vec::new()),
+            call: Ok(false),
+            observe: Ok(()),
+        }
+    }
+
+    #[test]
+    fn a_fault_voids_the_game_and_is_recorded_against_its_seat() {
+        let error = || Fault::new(FaultKind::Error, "boom");
+        let cases: [(usize, Scripted, FaultKind); 5] = [
+            (
+                0,
+                Scripted {
+                    play: Ok(vec![99]),
+                    ..honest()
+                },
+                FaultKind::Illegal,
+            ),
+            (
+                1,
+                Scripted {
+                    play: Ok(vec![0, 0]),
+                    ..honest()
+                },
+                FaultKind::Illegal,
+            ),
+            (
+                2,
+                Scripted {
+                    play: Err(Fault::new(FaultKind::Budget, "spent")),
+                    ..honest()
+                },
+                FaultKind::Budget,
+            ),
+            (
+                3,
+                Scripted {
+                    call: Err(error()),
+                    ..honest()
+                },
+                FaultKind::Error,
+            ),
+            (
+                1,
+                Scripted {
+                    observe: Err(error()),
+                    ..honest()
+                },
+                FaultKind::Error,
+            ),
+        ];
+        for (seat, bad, kind) in cases {
+            let mut players: [Scripted; PLAYERS] = std::array::from_fn(|_| honest());
+            players[seat] = bad;
+            let outcome = play_game(&mut players, &names(), 3, None);
+            assert_eq!(
+                (outcome.winner, outcome.reason.as_str()),
+                (None, "fault"),
+                "seat {seat}"
+            );
+            assert!(outcome.is_void());
+            let faulted: Vec<usize> = (0..PLAYERS)
+                .filter(|&s| outcome.faults[s].is_some())
+                .collect();
+            assert_eq!(faulted, [seat], "{outcome:?}");
+            assert_eq!(outcome.faults[seat].as_ref().unwrap().kind, kind);
+        }
+    }
+
+    #[test]
+    fn an_illegal_play_names_the_cards_and_the_reason() {
+        let mut players: [Scripted; PLAYERS] = std::array::from_fn(|_| honest());
+        players[0].play = Ok(vec![60]);
+        let outcome = play_game(&mut players, &names(), 3, None);
+        let fault = outcome.faults[0].clone().unwrap();
+        assert_eq!(
+            fault.message,
+            "played [60]: card 60 does not exist (card ids are 0 to 51)"
+        );
+    }
+}

@@ -1,0 +1,238 @@
+//! One game of Wormworld between two strategies, and the [`Duel`] that lets the tournament runner
+//! schedule such games over a set of maps.
+//!
+//! The engine decides what is legal; each strategy only sees its own observation. A player with no
+//! legal move is not asked: the host passes for it. A fault (an error, a timeout, a crash, garbage or
+//! an illegal move) loses the game for the strategy that made it, with the fault recorded.
+
+use serde::{Deserialize, Serialize};
+
+use crate::games::seat_seed;
+use crate::games::worms::{Game, Map, Move, Seat, Verdict};
+use crate::play::worms_text::TextBot;
+use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
+use crate::runtime::{Fault, FaultKind, Instance, Setup, Strategy};
+use crate::tournament::arena::{Duel, Ending, Entry, Scheduled};
+
+/// A map with the name it is shown under (its file stem).
+#[derive(Clone, Debug)]
+pub struct NamedMap {
+    pub name: String,
+    pub map: Map,
+}
+
+/// One turn of a Wormworld replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    /// The turn's number, from 1.
+    pub n: u32,
+    pub seat: Seat,
+    /// The move, or `null` when the host passed for a player with no legal move.
+    #[serde(rename = "move")]
+    pub mv: Option<Move>,
+    /// Whether the moved worm fell into the hole.
+    #[serde(default)]
+    pub fell: bool,
+}
+
+/// A player in one game: a hosted instance (Lua, WASM) answering observations, or an external
+/// program speaking the Wormworld text protocol (`docs/protocols/worms.md`).
+enum Agent {
+    Hosted(Instance),
+    Text(TextBot),
+}
+
+impl Agent {
+    fn start(strategy: &Strategy, game: &Game, game_seed: u64, seat: Seat) -> Result<Agent, Fault> {
+        let setup = Setup::new("worms", seat_seed(game_seed, seat as u32), seat as u32);
+        let mut instance = strategy.instantiate(&setup)?;
+        Ok(if instance.process().is_some() {
+            Agent::Text(TextBot::start(instance, game, seat)?)
+        } else {
+            Agent::Hosted(instance)
+        })
+    }
+
+    fn choose(&mut self, game: &Game, seat: Seat) -> Result<Move, Fault> {
+        match self {
+            Agent::Hosted(instance) => instance.call("choose_move", &game.observation(seat)),
+            Agent::Text(bot) => bot.choose(),
+        }
+    }
+
+    /// Tells the agent about a turn that was played (its own or the opponent's).
+    fn record(&mut self, turn: &Turn) {
+        if let Agent::Text(bot) = self {
+            bot.record(turn.seat, turn.mv);
+        }
+    }
+
+    fn log(&self) -> Vec<String> {
+        match self {
+            Agent::Hosted(instance) => instance.log(),
+            Agent::Text(bot) => bot.log(),
+        }
+    }
+}
+
+/// Plays one game on `map` between `players` (seat order), seeded with `seed`. `watch` sees the
+/// game before the first turn (with `None`) and after every turn.
+pub fn play_game(
+    map: &Map,
+    players: [&Strategy; 2],
+    seed: u64,
+    mut replay: Option<&mut Replay>,
+    watch: &mut dyn FnMut(&Game, Option<&Turn>),
+) -> Ending {
+    let mut game = Game::new(map);
+    watch(&game, None);
+    let mut faults: [Option<Fault>; 2] = [None, None];
+    let started = [0, 1].map(|seat| Agent::start(players[seat], &game, seed, seat));
+    let mut agents = match started {
+        [Ok(a), Ok(b)] => [a, b],
+        [a, b] => {
+            let (a, b) = (a.err(), b.err());
+            let winner = match (&a, &b) {
+                (Some(_), None) => Some(1),
+                (None, Some(_)) => Some(0),
+                _ => None,
+            };
+            return Ending {
+                winner,
+                reason: "fault".into(),
+                turns: 0,
+                faults: [a, b],
+            };
+        }
+    };
+    while !game.is_over() {
+        let seat = game.to_move();
+        let mut turn = Turn {
+            n: game.turn() + 1,
+            seat,
+            mv: None,
+            fell: false,
+        };
+        if game.legal_moves(seat).is_empty() {
+            game.pass().expect("a player without legal moves may pass");
+        } else {
+            let before = game.worms_left(seat);
+            let result = agents[seat].choose(&game, seat).and_then(|mv| {
+                game.apply(mv).map(|()| mv).map_err(|e| {
+                    let (worm, how) = (mv.worm, mv.turn.name());
+                    Fault::new(
+                        FaultKind::Illegal,
+                        format!("answered worm {worm} {how}: {e}"),
+                    )
+                })
+            });
+            match result {
+                Ok(mv) => {
+                    turn.mv = Some(mv);
+                    turn.fell = game.worms_left(seat) < before;
+                }
+                Err(fault) => {
+                    faults[seat] = Some(fault);
+                    break;
+                }
+            }
+        }
+        for agent in &mut agents {
+            agent.record(&turn);
+        }
+        if let Some(r) = replay.as_deref_mut() {
+            r.turn(&turn);
+        }
+        watch(&game, Some(&turn));
+    }
+    let ending = match (&faults, game.outcome()) {
+        ([Some(_), _], _) => (Some(1), "fault".to_string()),
+        ([_, Some(_)], _) => (Some(0), "fault".to_string()),
+        (_, Some(outcome)) => {
+            let winner = match outcome.result {
+                Verdict::Win(seat) => Some(seat),
+                Verdict::Draw => None,
+            };
+            (winner, outcome.reason.name().to_string())
+        }
+        (_, None) => unreachable!("the loop ends with a fault or the game's end"),
+    };
+    if let Some(r) = replay {
+        r.logs = agents.iter().map(Agent::log).collect();
+    }
+    Ending {
+        winner: ending.0,
+        reason: ending.1,
+        turns: game.turn(),
+        faults,
+    }
+}
+
+/// The header of a Wormworld replay: the map (name and full text) and both strategies.
+pub fn header(map: &NamedMap, players: [&Strategy; 2], number: usize, seed: u64) -> Header {
+    Header {
+        format: FORMAT.into(),
+        version: VERSION,
+        game: "worms".into(),
+        params: serde_json::json!({
+            "map": map.name,
+            "turn_limit": map.map.turns(),
+            "text": map.map.to_string(),
+        }),
+        number,
+        seed,
+        strategies: players.iter().map(|s| StrategyRef::of(s)).collect(),
+        limits: serde_json::to_value(players.map(Strategy::limits)).expect("limits serialize"),
+        start: serde_json::json!({ "board": map.map.rows() }),
+    }
+}
+
+/// Wormworld over a list of maps, for the tournament runner.
+#[derive(Debug, Clone)]
+pub struct Worms {
+    pub maps: Vec<NamedMap>,
+}
+
+impl Duel for Worms {
+    fn game(&self) -> &str {
+        "worms"
+    }
+
+    fn variants(&self) -> usize {
+        self.maps.len()
+    }
+
+    fn variant_name(&self, variant: usize) -> String {
+        self.maps[variant].name.clone()
+    }
+
+    fn setup(&self) -> String {
+        self.maps
+            .iter()
+            .map(|m| format!("map {}\n{}", m.name, m.map))
+            .collect()
+    }
+
+    fn play(
+        &self,
+        game: &Scheduled,
+        players: [&Entry; 2],
+        record: bool,
+    ) -> (Ending, Option<Replay>) {
+        let map = &self.maps[game.variant];
+        let strategies = players.map(|e| &e.strategy);
+        let mut replay =
+            record.then(|| Replay::new(header(map, strategies, game.index + 1, game.seed)));
+        let ending = play_game(
+            &map.map,
+            strategies,
+            game.seed,
+            replay.as_mut(),
+            &mut |_, _| {},
+        );
+        if let Some(r) = replay.as_mut() {
+            r.finish(&ending);
+        }
+        (ending, replay)
+    }
+}

@@ -1,0 +1,144 @@
+//! Hot reload: watching strategy files and offering new versions between games.
+//!
+//! A [`Watcher`] watches the **directories** that hold the strategy files (a watch on the file itself
+//! is lost after the first save by rename, the way many editors save), debounces the events, and
+//! after each quiet period reads every watched file whose directory changed. A file whose content
+//! hash differs from the last one seen is loaded and validated by the caller's `load` function (for
+//! a tournament: loaded under its limits and smoke-run on a start position), and the result is sent
+//! as a [`Reload`] message. The watcher never touches a running tournament: **it only sends
+//! messages**; the tournament applies them between games. A save that does not load is reported
+//! with its error (file and line) and the previous version keeps playing. A deleted file changes
+//! nothing until it is created again; a burst of saves is one or a few reloads, since only a content
+//! hash that differs from the last one seen counts.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+use notify_debouncer_mini::notify::{self, RecursiveMode};
+use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
+
+use crate::runtime::{Strategy, source_hash};
+
+/// How long the watcher waits after the last event before it looks at the files.
+pub const QUIET: Duration = Duration::from_millis(250);
+
+/// A message from the watcher about one watched file (by its index in the list given to [`watch`]).
+#[derive(Debug)]
+pub enum Reload {
+    /// A new version loaded and passed validation: use it from the next game on.
+    Updated { index: usize, strategy: Strategy },
+    /// A new version did not load or failed validation; the previous one keeps playing.
+    Failed {
+        index: usize,
+        path: PathBuf,
+        hash: String,
+        error: String,
+    },
+}
+
+/// Watches strategy files; dropping it stops the watching.
+pub struct Watcher {
+    _debouncer: Debouncer<notify::RecommendedWatcher>,
+    messages: Receiver<Reload>,
+}
+
+impl std::fmt::Debug for Watcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watcher").finish_non_exhaustive()
+    }
+}
+
+impl Watcher {
+    /// The messages so far, without waiting.
+    pub fn pending(&self) -> Vec<Reload> {
+        self.messages.try_iter().collect()
+    }
+
+    /// Waits up to `timeout` for the next message.
+    pub fn next(&self, timeout: Duration) -> Option<Reload> {
+        self.messages.recv_timeout(timeout).ok()
+    }
+}
+
+/// One watched file: where it is and the content hash last seen (loaded or not).
+struct Watched {
+    path: PathBuf,
+    name: std::ffi::OsString,
+    dir: PathBuf,
+    seen: Option<String>,
+}
+
+/// Starts watching `files` (with the content hashes of the versions already in use). `load` loads
+/// and validates a new version; it runs on the watcher's thread, never on a game thread.
+pub fn watch(
+    files: &[(PathBuf, String)],
+    load: impl Fn(usize, &Path) -> Result<Strategy, String> + Send + 'static,
+) -> notify::Result<Watcher> {
+    let mut watched: Vec<Watched> = files
+        .iter()
+        .map(|(path, hash)| {
+            let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+            let dir = path
+                .parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            Watched {
+                name: path.file_name().unwrap_or_default().to_os_string(),
+                path,
+                dir,
+                seen: Some(hash.clone()),
+            }
+        })
+        .collect();
+    let (tx, messages) = mpsc::channel();
+    let mut debouncer = new_debouncer(QUIET, move |result: DebounceEventResult| {
+        let Ok(events) = result else { return };
+        let touched: Vec<&Path> = events.iter().map(|e| e.path.as_path()).collect();
+        for (index, w) in watched.iter_mut().enumerate() {
+            let hit = touched
+                .iter()
+                .any(|p| p.file_name() == Some(w.name.as_os_str()) || p == &w.dir.as_path());
+            if !hit {
+                continue;
+            }
+            // A file that is gone (deleted, or between the two steps of a save) changes nothing.
+            let Ok(bytes) = std::fs::read(&w.path) else {
+                continue;
+            };
+            let hash = source_hash(&bytes);
+            if w.seen.as_ref() == Some(&hash) {
+                continue;
+            }
+            w.seen = Some(hash.clone());
+            let message = match load(index, &w.path) {
+                Ok(strategy) => Reload::Updated { index, strategy },
+                Err(error) => Reload::Failed {
+                    index,
+                    path: w.path.clone(),
+                    hash,
+                    error,
+                },
+            };
+            if tx.send(message).is_err() {
+                return;
+            }
+        }
+    })?;
+    let mut dirs: HashMap<PathBuf, ()> = HashMap::new();
+    for (path, _) in files {
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+        let dir = path
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        if dirs.insert(dir.clone(), ()).is_none() {
+            debouncer
+                .watcher()
+                .watch(&dir, RecursiveMode::NonRecursive)?;
+        }
+    }
+    Ok(Watcher {
+        _debouncer: debouncer,
+        messages,
+    })
+}

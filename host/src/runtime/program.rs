@@ -1,0 +1,432 @@
+//! External programs ("program bots"): any executable plays, speaking lines of text on its standard
+//! input and output, as in the 1997 contest Wormworld comes from. Wormworld programs speak the text
+//! protocol of `docs/protocols/worms.md` (built on [`Process::exchange`] by `play::worms_text`);
+//! every other game's programs speak JSON Lines (`docs/protocols/json-lines.md`,
+//! [`Process::call`]), with the same JSON as WASM.
+//!
+//! The limits, as in the contest: [`Limits::move_time`] per answer, counted only while the program
+//! runs, since **the program is paused (`SIGSTOP`) whenever it is not its move** and resumed
+//! (`SIGCONT`) to read its input and answer; a data limit ([`Limits::program_memory`], the process's
+//! `RLIMIT_DATA`, set by `/bin/sh`'s `ulimit` before it `exec`s the program, since setting it in the
+//! child ourselves would need `unsafe`); and `SIGKILL` when the instance is dropped, at the end of
+//! the game. The program runs in a process group of its own, so pausing and killing reach whatever
+//! it starts. A crash, a timeout, garbage or a line over [`MAX_LINE`] is a [`Fault`].
+//!
+//! **A program is not sandboxed** the way Lua and WASM are: it runs with the host's user, working
+//! directory and environment, and can read and write files and use the network. Run untrusted
+//! programs inside a container.
+
+mod output;
+
+use std::io::{self, Write};
+use std::os::fd::{AsFd, AsRawFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use nix::fcntl::{FcntlArg, OFlag, fcntl};
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+use nix::sys::signal::{Signal, killpg};
+use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
+use nix::unistd::Pid;
+use serde::Serialize;
+
+pub use output::MAX_LINE;
+use output::{Output, Stderr};
+
+use super::log::Log;
+use super::{Answer, Fault, FaultKind, Limits, LoadError, Payload, Setup};
+
+/// The environment variable that holds the setup as JSON (game, seed, seat, `--param`s).
+pub const SETUP_VAR: &str = "BOTBOX_SETUP";
+/// How long a program that closed its output gets to exit, so that its status can be reported, and
+/// how long the host then waits for the rest of its standard error.
+const EXIT_GRACE: Duration = Duration::from_millis(300);
+/// Extra time for a program's first answer, which also pays for its start-up (an interpreter, a
+/// runtime): one second, on top of the time per move.
+pub const STARTUP_ALLOWANCE: Duration = Duration::from_secs(1);
+
+/// An executable file, ready to be started once per game.
+#[derive(Debug)]
+pub struct Program {
+    /// Absolute, so that `exec` never searches the `PATH` for it.
+    path: PathBuf,
+}
+
+impl Program {
+    pub fn new(path: &Path) -> Result<Program, LoadError> {
+        let path = std::path::absolute(path).map_err(|source| LoadError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(Program { path })
+    }
+
+    /// Starts the program for one game and pauses it at once; nothing is sent yet.
+    pub fn instantiate(&self, setup: &Setup, limits: &Limits) -> Result<Process, Fault> {
+        Process::spawn(&self.path, setup, limits)
+    }
+}
+
+/// A running external program in one game: paused except while it answers.
+#[derive(Debug)]
+pub struct Process {
+    child: Child,
+    /// The program's process group (its pid): signals go to the whole group.
+    group: Pid,
+    /// Non-blocking, so that a program that does not read its input cannot block the host.
+    stdin: ChildStdin,
+    answers: Receiver<Output>,
+    stderr: Arc<Mutex<Stderr>>,
+    /// Disconnected once standard error is read to its end.
+    stderr_done: Receiver<()>,
+    move_time: Duration,
+    setup: Setup,
+    /// Whether the JSON Lines `init` request was sent.
+    initialised: bool,
+    /// Whether the program answered once: its first answer gets [`STARTUP_ALLOWANCE`] more.
+    answered: bool,
+    running: bool,
+}
+
+impl Process {
+    fn spawn(path: &Path, setup: &Setup, limits: &Limits) -> Result<Process, Fault> {
+        let load = |what: &str, e: &dyn std::fmt::Display| {
+            Fault::new(FaultKind::Load, format!("{what} {}: {e}", path.display()))
+        };
+        let json = serde_json::to_string(setup).map_err(|e| load("encoding the setup of", &e))?;
+        let mut child = command(path, limits)
+            .env(SETUP_VAR, json)
+            .spawn()
+            .map_err(|e| load("cannot start", &e))?;
+        let group = Pid::from_raw(child.id() as i32);
+        // Paused before it has done more than start: it runs only when it is its move.
+        let _ = killpg(group, Signal::SIGSTOP);
+        let piped = "all three streams are piped";
+        let stdin = child.stdin.take().expect(piped);
+        let stdout = child.stdout.take().expect(piped);
+        let stderr = child.stderr.take().expect(piped);
+        let (answer_tx, answers) = mpsc::sync_channel(output::QUEUE);
+        let (done_tx, stderr_done) = mpsc::channel();
+        let shared = Arc::new(Mutex::new(Stderr {
+            log: Log::new(limits.log_bytes),
+            last: None,
+        }));
+        let (log, cap) = (shared.clone(), limits.log_bytes);
+        // The readers end when the pipes close, which the kill at the end of the game makes sure of;
+        // they are never joined, so nothing a program does can make dropping it hang.
+        let readers = std::thread::Builder::new()
+            .name("botbox-program-out".into())
+            .spawn(move || output::read_answers(stdout, answer_tx))
+            .and_then(|_| {
+                std::thread::Builder::new()
+                    .name("botbox-program-err".into())
+                    .spawn(move || output::read_log(stderr, log, cap, done_tx))
+            });
+        // From here on, a failure drops the process, which kills the program.
+        let process = Process {
+            child,
+            group,
+            stdin,
+            answers,
+            stderr: shared,
+            stderr_done,
+            move_time: limits.move_time,
+            setup: setup.clone(),
+            initialised: false,
+            answered: false,
+            running: false,
+        };
+        readers.map_err(|e| load("cannot start the reader threads of", &e))?;
+        fcntl(
+            process.stdin.as_raw_fd(),
+            FcntlArg::F_SETFL(OFlag::O_NONBLOCK),
+        )
+        .map_err(|e| load("cannot set up the input of", &e))?;
+        Ok(process)
+    }
+
+    /// The program's process id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Resumes the program, writes `message` (complete lines, each ending in `'\n'`), waits for one
+    /// line of answer within the time per move, pauses the program again and returns the line
+    /// without its line ending (`"\n"` or `"\r\n"`).
+    pub fn exchange(&mut self, message: &str) -> Result<String, Fault> {
+        self.expect_silence()?;
+        let allowance = if self.answered {
+            Duration::ZERO
+        } else {
+            STARTUP_ALLOWANCE
+        };
+        self.answered = true;
+        let deadline = Instant::now() + self.move_time + allowance;
+        self.resume();
+        let answer = self
+            .write(message.as_bytes(), deadline)
+            .and_then(|()| self.answer(deadline));
+        self.pause();
+        answer
+    }
+
+    /// Writes `message` (complete lines) without waiting for an answer. The program stays paused
+    /// unless the pipe is full; then it runs until it has read enough, within the time per move.
+    pub fn send(&mut self, message: &str) -> Result<(), Fault> {
+        let deadline = Instant::now() + self.move_time;
+        let sent = self.write(message.as_bytes(), deadline);
+        self.pause();
+        sent
+    }
+
+    /// One JSON Lines request, `{"call":FUNCTION,"arg":ARG}`, and its answer decoded as `A`. The
+    /// first call is preceded by `{"call":"init","arg":SETUP}`, whose answer line is not read.
+    pub fn call<P: Payload, A: Answer>(&mut self, function: &str, arg: &P) -> Result<A, Fault> {
+        if !self.initialised {
+            self.initialised = true;
+            let init = request("init", &self.setup)?;
+            self.exchange(&init)?;
+        }
+        let line = self.exchange(&request(function, arg)?)?;
+        serde_json::from_str(&line).map_err(|e| {
+            Fault::new(
+                FaultKind::BadOutput,
+                format!("`{function}` answered {}: {e}", quote(&line)),
+            )
+        })
+    }
+
+    /// The lines the program wrote to its standard error so far (capped, see [`Limits::log_bytes`]).
+    pub fn log(&self) -> Vec<String> {
+        self.lock_stderr().log.lines().to_vec()
+    }
+
+    fn lock_stderr(&self) -> std::sync::MutexGuard<'_, Stderr> {
+        self.stderr.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn resume(&mut self) {
+        if !self.running {
+            self.running = true;
+            let _ = killpg(self.group, Signal::SIGCONT);
+        }
+    }
+
+    fn pause(&mut self) {
+        if self.running {
+            self.running = false;
+            let _ = killpg(self.group, Signal::SIGSTOP);
+        }
+    }
+
+    /// A line the program printed when it was not asked is a breach of the protocol (one answer per
+    /// request); so is a closed output.
+    fn expect_silence(&mut self) -> Result<(), Fault> {
+        match self.answers.try_recv() {
+            Err(TryRecvError::Empty) => Ok(()),
+            Ok(Output::Line(line)) => Err(Fault::new(
+                FaultKind::BadOutput,
+                format!(
+                    "printed {} when it was not asked (one line per request; log to stderr)",
+                    quote(&String::from_utf8_lossy(&line))
+                ),
+            )),
+            Ok(Output::TooLong) => Err(too_long()),
+            Ok(Output::Closed) | Err(TryRecvError::Disconnected) => Err(self.crash()),
+        }
+    }
+
+    /// Writes all of `bytes` by `deadline`, letting the program run when the pipe is full.
+    fn write(&mut self, mut bytes: &[u8], deadline: Instant) -> Result<(), Fault> {
+        while !bytes.is_empty() {
+            match self.stdin.write(bytes) {
+                Ok(n) => bytes = &bytes[n..],
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.resume();
+                    self.wait_writable(deadline)?;
+                }
+                // A closed pipe (EPIPE): the program exited or closed its input.
+                Err(_) => return Err(self.crash()),
+            }
+        }
+        Ok(())
+    }
+
+    fn wait_writable(&self, deadline: Instant) -> Result<(), Fault> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(Fault::new(
+                FaultKind::Timeout,
+                format!(
+                    "did not read its input within {} ms",
+                    self.move_time.as_millis()
+                ),
+            ));
+        }
+        let timeout = PollTimeout::try_from(left).unwrap_or(PollTimeout::MAX);
+        let mut fds = [PollFd::new(self.stdin.as_fd(), PollFlags::POLLOUT)];
+        // Woken early (a signal, or the pipe's far end closing), the next write tells what happened.
+        let _ = poll(&mut fds, timeout);
+        Ok(())
+    }
+
+    fn answer(&mut self, deadline: Instant) -> Result<String, Fault> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.answers.recv_timeout(left) {
+            Ok(Output::Line(bytes)) => {
+                let mut line = String::from_utf8(bytes).map_err(|e| {
+                    Fault::new(
+                        FaultKind::BadOutput,
+                        format!(
+                            "answered with a line that is not UTF-8: {}",
+                            quote(&String::from_utf8_lossy(e.as_bytes()))
+                        ),
+                    )
+                })?;
+                if line.ends_with('\r') {
+                    line.pop();
+                }
+                Ok(line)
+            }
+            Ok(Output::TooLong) => Err(too_long()),
+            Err(RecvTimeoutError::Timeout) => Err(Fault::new(
+                FaultKind::Timeout,
+                format!("no answer within {} ms", self.move_time.as_millis()),
+            )),
+            Ok(Output::Closed) | Err(RecvTimeoutError::Disconnected) => Err(self.crash()),
+        }
+    }
+
+    /// The fault of a program whose pipes closed: how it ended, if it did, and its last line on
+    /// standard error.
+    fn crash(&self) -> Fault {
+        // A paused program cannot exit now: only a running one gets time to.
+        let grace = if self.running {
+            EXIT_GRACE
+        } else {
+            Duration::ZERO
+        };
+        let how = match self.exit_status(grace) {
+            Some(WaitStatus::Exited(_, code)) => format!("exited with status {code}"),
+            Some(WaitStatus::Signaled(_, signal, _)) => format!("was killed by {signal}"),
+            _ => "closed its output".to_string(),
+        };
+        let mut message = format!("the program {how}");
+        if let Some(last) = &self.lock_stderr().last {
+            message.push_str(&format!("; its last line on stderr: {}", quote(last)));
+        }
+        Fault::new(FaultKind::Crash, message)
+    }
+
+    /// Waits up to `grace` for the program to end and tells how it did, without reaping it (the
+    /// process group stays valid until `Drop` kills it), then waits a little for its last words
+    /// on standard error.
+    fn exit_status(&self, grace: Duration) -> Option<WaitStatus> {
+        let start = Instant::now();
+        let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+        loop {
+            match waitid(Id::Pid(self.group), flags) {
+                Ok(WaitStatus::StillAlive) if start.elapsed() < grace => {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                Ok(WaitStatus::StillAlive) | Err(_) => return None,
+                Ok(status) => {
+                    output::wait_drained(&self.stderr_done, EXIT_GRACE);
+                    return Some(status);
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    /// Kills the program and whatever it started in its group, and reaps it. A stopped process dies
+    /// of `SIGKILL` as well; one that exited already is only reaped.
+    fn drop(&mut self) {
+        let _ = killpg(self.group, Signal::SIGKILL);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The command that starts the program at `path` in a process group of its own, its three streams
+/// piped, under its data limit: `/bin/sh` sets the limit with `ulimit -d` (in KiB; 0 is unlimited)
+/// and `exec`s the program, which so keeps the shell's process id.
+fn command(path: &Path, limits: &Limits) -> Command {
+    let data = match limits.program_memory >> 10 {
+        0 => "unlimited".to_string(),
+        kib => kib.to_string(),
+    };
+    let mut command = Command::new("/bin/sh");
+    command
+        .arg("-c")
+        .arg(format!("ulimit -d {data}; exec \"$0\""))
+        .arg(path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    command
+}
+
+/// One JSON Lines request.
+fn request<P: Serialize + ?Sized>(function: &str, arg: &P) -> Result<String, Fault> {
+    #[derive(Serialize)]
+    struct Request<'a, P: ?Sized> {
+        call: &'a str,
+        arg: &'a P,
+    }
+    // JSON text never holds a raw newline (they are escaped in strings): one request, one line.
+    let mut line = serde_json::to_string(&Request {
+        call: function,
+        arg,
+    })
+    .map_err(|e| Fault::new(FaultKind::Error, format!("encoding the request: {e}")))?;
+    line.push('\n');
+    Ok(line)
+}
+
+fn too_long() -> Fault {
+    Fault::new(
+        FaultKind::BadOutput,
+        format!("answered with a line longer than {MAX_LINE} bytes"),
+    )
+}
+
+/// A program's line for a message: quoted, and cut to 200 characters.
+pub fn quote(line: &str) -> String {
+    const MAX: usize = 200;
+    match line.char_indices().nth(MAX) {
+        Some((end, _)) => format!("{:?}...", &line[..end]),
+        None => format!("{line:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_are_one_line_of_json() {
+        let setup = Setup::new("dice", 7, 1);
+        assert_eq!(
+            request("init", &setup).unwrap(),
+            "{\"call\":\"init\",\"arg\":{\"game\":\"dice\",\"seed\":7,\"seat\":1}}\n"
+        );
+        let arg = serde_json::json!({"text": "two\nlines"});
+        let line = request("choose_move", &arg).unwrap();
+        assert_eq!(line.matches('\n').count(), 1, "{line}");
+    }
+
+    #[test]
+    fn quotes_are_cut_to_200_characters() {
+        assert_eq!(quote("0 left"), "\"0 left\"");
+        let long = "é".repeat(300);
+        assert_eq!(quote(&long), format!("{:?}...", "é".repeat(200)));
+    }
+}

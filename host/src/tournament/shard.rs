@@ -1,0 +1,99 @@
+//! Merging the parts of a run played in shards (`--shard K/N` on N machines) into the report of the
+//! run played whole.
+//!
+//! A game's result depends only on the run's configuration, the game's number and the strategies'
+//! bytes, so the games of the parts are exactly the games of the whole run. Merging checks that the
+//! parts belong together (same game, plan, entries with the same content hashes, variants and
+//! limits, and shards of one split), that every game is there exactly once, then recomputes the
+//! standings: the result serializes byte for byte like the whole run's report.
+
+use std::collections::BTreeMap;
+
+use super::arena::{Report, schedule};
+
+/// Why parts cannot be merged.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum MergeError {
+    #[error("no parts to merge")]
+    Empty,
+    #[error("part {part} is not a shard (it has no `shard` field): it is a whole run already")]
+    NotAShard { part: usize },
+    #[error(
+        "part {part} differs from part 1 in its {what}: they come from different configurations or strategy versions"
+    )]
+    Mismatch { part: usize, what: &'static str },
+    #[error("shard {index}/{count} is given twice (parts {first} and {second})")]
+    Duplicate {
+        index: usize,
+        count: usize,
+        first: usize,
+        second: usize,
+    },
+    #[error("shards missing: {missing:?} of {count}")]
+    Missing { missing: Vec<usize>, count: usize },
+    #[error("the parts hold {found} games, the run has {expected}: a part is incomplete or edited")]
+    GameCount { found: usize, expected: usize },
+}
+
+/// Merges shard reports (numbered from 1 in messages, in the order given) into the whole run's.
+pub fn merge(parts: Vec<Report>) -> Result<Report, MergeError> {
+    let first = parts.first().ok_or(MergeError::Empty)?.clone();
+    let count = first.shard.ok_or(MergeError::NotAShard { part: 1 })?.count;
+    let mut seen: BTreeMap<usize, usize> = BTreeMap::new();
+    for (i, part) in parts.iter().enumerate() {
+        let number = i + 1;
+        let shard = part.shard.ok_or(MergeError::NotAShard { part: number })?;
+        let checks: [(&'static str, bool); 7] = [
+            (
+                "set-up (maps, dice)",
+                part.setup_sha256 == first.setup_sha256,
+            ),
+            ("game", part.game == first.game),
+            ("plan (format, games, seed)", part.plan == first.plan),
+            (
+                "entries (names, files, content hashes, parameters)",
+                part.entries == first.entries,
+            ),
+            ("variants", part.variants == first.variants),
+            ("limits", part.limits == first.limits),
+            ("number of shards", shard.count == count),
+        ];
+        if let Some((what, _)) = checks.iter().find(|(_, same)| !same) {
+            return Err(MergeError::Mismatch { part: number, what });
+        }
+        if let Some(&earlier) = seen.get(&shard.index) {
+            return Err(MergeError::Duplicate {
+                index: shard.index,
+                count,
+                first: earlier,
+                second: number,
+            });
+        }
+        seen.insert(shard.index, number);
+    }
+    let missing: Vec<usize> = (1..=count).filter(|k| !seen.contains_key(k)).collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Missing { missing, count });
+    }
+    let expected = schedule(&first.plan, first.entries.len(), first.variants.len()).len();
+    let mut games: Vec<_> = parts.into_iter().flat_map(|p| p.games).collect();
+    games.sort_by_key(|g| g.number);
+    games.dedup_by_key(|g| g.number);
+    if games.len() != expected || games.last().is_some_and(|g| g.number != expected) {
+        return Err(MergeError::GameCount {
+            found: games.len(),
+            expected,
+        });
+    }
+    let mut report = Report::new(
+        first.game,
+        first.plan,
+        first.entries,
+        first.variants,
+        first.limits,
+        None,
+        games,
+    );
+    report.setup_sha256 = first.setup_sha256;
+    Ok(report)
+}

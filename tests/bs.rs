@@ -1,0 +1,464 @@
+//! End-to-end tests of `botbox tournament bs`, `botbox match bs` and BS replays, run as a user would
+//! run them. Small bots are written into scratch directories: the example bots of
+//! `strategies/lua/bs/` are other people's and may change.
+
+mod util;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use util::{botbox, scratch, stderr, stdout};
+
+/// Player1 of the contest: all cards of the rank, else the oldest card; calls claims of 3 or more.
+const PLAYER1: &str = r#"
+local M = {}
+function M.play(obs)
+  local cards = {}
+  for _, id in ipairs(obs.hand) do
+    if id // 4 == obs.rank then cards[#cards + 1] = id end
+  end
+  if #cards == 0 then cards[1] = obs.hand[1] end
+  return cards
+end
+function M.call(obs) return obs.count >= 3 end
+return M
+"#;
+
+/// Player3: all cards of the rank, else the two oldest; never calls.
+const PLAYER3: &str = r#"
+local M = {}
+function M.play(obs)
+  local cards = {}
+  for _, id in ipairs(obs.hand) do
+    if id // 4 == obs.rank then cards[#cards + 1] = id end
+  end
+  if #cards == 0 then cards = {obs.hand[1], obs.hand[2]} end
+  return cards
+end
+function M.call(obs) return false end
+return M
+"#;
+
+/// Calls at random with the seeded `math.random`; plays one random card.
+const RANDOM: &str = r#"
+local M = {}
+function M.play(obs) return {obs.hand[math.random(#obs.hand)]} end
+function M.call(obs) return math.random() < 0.3 end
+return M
+"#;
+
+/// Player1 that also listens: it checks that it heard every play before its own, and that a call
+/// reveals exactly as many cards as were played.
+const LISTENER: &str = r#"
+local M = {}
+local plays, last_count = 0, 0
+function M.observe(event)
+  if event.type == "play" then
+    plays += 1
+    last_count = event.count
+  elseif event.type == "call" then
+    assert(#event.cards == last_count, "a call reveals the played cards")
+  end
+end
+function M.play(obs)
+  assert(plays == obs.turn, "heard " .. plays .. " plays before turn " .. obs.turn)
+  local cards = {}
+  for _, id in ipairs(obs.hand) do
+    if id // 4 == obs.rank then cards[#cards + 1] = id end
+  end
+  if #cards == 0 then cards[1] = obs.hand[1] end
+  return cards
+end
+function M.call(obs)
+  assert(plays == obs.turn + 1, "the play event comes before the question")
+  return obs.count >= 3
+end
+return M
+"#;
+
+/// Plays a card it does not hold.
+const THIEF: &str = r#"
+local M = {}
+function M.play(obs)
+  local held = {}
+  for _, id in ipairs(obs.hand) do held[id] = true end
+  for id = 0, 51 do
+    if not held[id] then return {id} end
+  end
+end
+function M.call(obs) return false end
+return M
+"#;
+
+/// Returns nothing from `play`.
+const SILENT: &str = r#"
+local M = {}
+function M.play(obs) end
+function M.call(obs) return false end
+return M
+"#;
+
+/// Loops forever when asked whether to call.
+const LOOPER: &str = r#"
+local M = {}
+function M.play(obs) return {obs.hand[1]} end
+function M.call(obs) while true do end end
+return M
+"#;
+
+/// Writes `bots` (name, source) into a scratch directory and returns their paths.
+fn write_bots(dir: &Path, bots: &[(&str, &str)]) -> Vec<PathBuf> {
+    bots.iter()
+        .map(|(name, source)| {
+            let path = dir.join(format!("{name}.lua"));
+            std::fs::write(&path, source).unwrap();
+            path
+        })
+        .collect()
+}
+
+/// Runs botbox with `args` plus `--json FILE`, checks it succeeded, returns stdout and the JSON.
+fn run_json(dir: &Path, args: &[&str]) -> (String, Value) {
+    let file = dir.join("report.json");
+    let mut all = args.to_vec();
+    all.extend_from_slice(&["--json", file.to_str().unwrap()]);
+    let out = botbox(&all);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    (stdout(&out), json)
+}
+
+fn paths(bots: &[PathBuf]) -> Vec<&str> {
+    bots.iter().map(|p| p.to_str().unwrap()).collect()
+}
+
+fn standing<'a>(json: &'a Value, name: &str) -> &'a Value {
+    json["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no {name} in the standings"))
+}
+
+fn tournament(dir: &Path, bots: &[PathBuf], extra: &[&str]) -> (String, Value) {
+    let mut args = vec!["tournament", "bs", "--players"];
+    args.extend(paths(bots));
+    args.extend_from_slice(extra);
+    run_json(dir, &args)
+}
+
+#[test]
+fn a_tournament_seats_four_of_the_pool_and_reports_standings_with_intervals() {
+    let dir = scratch("bs/tournament");
+    let bots = write_bots(
+        &dir,
+        &[
+            ("player1", PLAYER1),
+            ("player3", PLAYER3),
+            ("random", RANDOM),
+            ("listener", LISTENER),
+            ("player1b", PLAYER1),
+        ],
+    );
+    let (text, json) = tournament(&dir, &bots, &["--games", "60", "--jobs", "2"]);
+    for needle in [
+        "bs tournament: 60 games",
+        "win %",
+        "95% interval",
+        "seat 0",
+        "Ends:",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+    let games = json["games"].as_array().unwrap();
+    assert_eq!(games.len(), 60);
+    for g in games {
+        let mut players: Vec<&str> = g["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .collect();
+        players.sort();
+        players.dedup();
+        assert_eq!(players.len(), 4, "four distinct entries: {g}");
+    }
+    let wins: u64 = json["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["wins"].as_u64().unwrap())
+        .sum();
+    let ends = &json["ends"];
+    assert_eq!(ends["void"], 0, "{text}");
+    assert_eq!(wins, ends["won"].as_u64().unwrap());
+    let seated: u64 = json["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(seated, 4 * 60);
+    let p1 = standing(&json, "player1");
+    let (low, rate, high) = (
+        p1["low"].as_f64().unwrap(),
+        p1["win_rate"].as_f64().unwrap(),
+        p1["high"].as_f64().unwrap(),
+    );
+    assert!(low <= rate && rate <= high, "{p1}");
+    assert_eq!(p1["by_seat"].as_array().unwrap().len(), 4);
+    assert_eq!(json["seats"].as_array().unwrap().len(), 4);
+    assert_eq!(json["entries"][0]["sha256"].as_str().unwrap().len(), 64);
+    assert_eq!(standing(&json, "listener")["faults"], serde_json::json!({}));
+}
+
+#[test]
+fn the_same_seed_gives_the_same_report_whatever_the_thread_count() {
+    let dir = scratch("bs/jobs");
+    let bots = write_bots(
+        &dir,
+        &[
+            ("a", PLAYER1),
+            ("b", PLAYER3),
+            ("c", RANDOM),
+            ("d", LISTENER),
+        ],
+    );
+    let run = |jobs: &str| {
+        let sub = dir.join(format!("jobs-{jobs}"));
+        std::fs::create_dir_all(&sub).unwrap();
+        tournament(
+            &sub,
+            &bots,
+            &["--games", "40", "--seed", "9", "--jobs", jobs],
+        )
+        .1
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one["standings"], two["standings"]);
+    assert_eq!(one["games"], two["games"]);
+    assert_ne!(
+        run("1")["games"],
+        tournament(&dir, &bots, &["--games", "40", "--seed", "10"]).1["games"],
+        "another seed plays other games"
+    );
+}
+
+#[test]
+fn misbehaving_bots_lose_their_games_void_them_for_the_others_and_the_run_goes_on() {
+    let dir = scratch("bs/hostile");
+    let bots = write_bots(
+        &dir,
+        &[
+            ("player1", PLAYER1),
+            ("player3", PLAYER3),
+            ("thief", THIEF),
+            ("silent", SILENT),
+            ("looper", LOOPER),
+        ],
+    );
+    let (text, json) = tournament(
+        &dir,
+        &bots,
+        &["--games", "30", "--jobs", "2", "--lua-budget", "100000"],
+    );
+    for (name, kind) in [
+        ("thief", "illegal"),
+        ("silent", "bad-output"),
+        ("looper", "budget"),
+    ] {
+        let s = standing(&json, name);
+        let faults = s["faults"].as_object().unwrap();
+        assert_eq!(faults.len(), 1, "{name}: {s}");
+        assert!(faults[kind].as_u64().unwrap() >= 1, "{name}: {s}");
+        assert_eq!(s["wins"], 0, "{name}: {s}");
+    }
+    for name in ["player1", "player3"] {
+        let s = standing(&json, name);
+        assert_eq!(s["faults"], serde_json::json!({}), "{name}: {s}");
+        assert!(s["void"].as_u64().unwrap() >= 1, "{name}: {s}");
+    }
+    let void = json["ends"]["void"].as_u64().unwrap();
+    assert!(void >= 20, "most tables seat a misbehaving bot: {void}");
+    let games = json["games"].as_array().unwrap();
+    assert_eq!(games.len(), 30, "the tournament finished");
+    let voided = games.iter().find(|g| g["reason"] == "fault").unwrap();
+    assert_eq!(voided["winner"], Value::Null);
+    assert!(
+        text.contains("Faults (a loss for the faulting entry"),
+        "{text}"
+    );
+    assert!(
+        text.contains("card"),
+        "the illegal play is explained:\n{text}"
+    );
+}
+
+#[test]
+fn a_match_shuffles_the_four_seats_and_its_replays_print_turn_by_turn() {
+    let dir = scratch("bs/match");
+    let bots = write_bots(
+        &dir,
+        &[
+            ("p1", PLAYER1),
+            ("p3", PLAYER3),
+            ("rnd", RANDOM),
+            ("ear", LISTENER),
+        ],
+    );
+    let replays = dir.join("replays");
+    let mut args = vec!["match", "bs"];
+    args.extend(paths(&bots));
+    args.extend_from_slice(&["--games", "8", "--replay-dir", replays.to_str().unwrap()]);
+    let (text, json) = run_json(&dir, &args);
+    assert!(text.contains("bs match: 8 games"), "{text}");
+    let games = json["games"].as_array().unwrap();
+    let firsts: std::collections::HashSet<&str> = games
+        .iter()
+        .map(|g| g["players"][0].as_str().unwrap())
+        .collect();
+    assert!(firsts.len() > 1, "the seats change between games");
+    let file = replays.join("bs-0003.jsonl");
+    let lines: Vec<Value> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let header = &lines[0];
+    assert_eq!(header["game"], "bs");
+    let hands = header["start"]["hands"].as_array().unwrap();
+    assert!(
+        hands.iter().all(|h| h.as_array().unwrap().len() == 13),
+        "{header}"
+    );
+    assert_eq!(header["strategies"][0]["name"], games[2]["players"][0]);
+    let end = lines.last().unwrap();
+    assert_eq!(end["type"], "end");
+    assert_eq!(end["result"]["turns"], games[2]["turns"]);
+    assert_eq!(
+        lines.len() as u64,
+        2 + end["result"]["turns"].as_u64().unwrap()
+    );
+    let turn = &lines[1];
+    for field in [
+        "n", "seat", "rank", "cards", "callers", "caller", "lie", "taker", "reward",
+    ] {
+        assert!(turn.get(field).is_some(), "turn lines have {field}: {turn}");
+    }
+
+    let out = botbox(&["replay", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = stdout(&out);
+    assert!(shown.contains("bs game 3"), "{shown}");
+    assert!(shown.contains("dealt"), "{shown}");
+    assert!(
+        shown.contains("turn    1 (round 1, rank  0): seat 0"),
+        "{shown}"
+    );
+    assert!(shown.contains("hands "), "{shown}");
+    let winner = games[2]["winner"].as_str();
+    let last = shown.trim_end().lines().last().unwrap().to_string();
+    match winner {
+        Some(name) => assert!(last.contains(&format!("({name}) wins")), "{last}"),
+        None => assert!(last.contains("no winner"), "{last}"),
+    }
+}
+
+#[test]
+fn a_pool_too_small_for_a_table_is_refused_unless_repeats_are_allowed() {
+    let dir = scratch("bs/repeat");
+    let bots = write_bots(&dir, &[("a", PLAYER1), ("b", PLAYER3)]);
+    let mut args = vec!["tournament", "bs", "--players"];
+    args.extend(paths(&bots));
+    args.extend_from_slice(&["--games", "5"]);
+    let out = botbox(&args);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--repeat"), "{}", stderr(&out));
+    let (_, json) = tournament(&dir, &bots, &["--games", "20", "--repeat"]);
+    let seated: u64 = json["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(seated, 80, "every seat counts, copies included");
+    assert_eq!(json["plan"]["repeat"], true);
+}
+
+/// A WAT strategy that answers `play` with a card that does not exist and never calls; with
+/// `observe` exported too when asked.
+fn wat_bot(observe: bool) -> String {
+    let observe = if observe {
+        r#"(func (export "observe") (param i32 i32) (result i64)
+             (i64.or (i64.shl (i64.const 48) (i64.const 32)) (i64.const 4)))"#
+    } else {
+        ""
+    };
+    format!(
+        r#"(module
+  (memory (export "memory") 1)
+  (data (i32.const 16) "[99]")
+  (data (i32.const 32) "false")
+  (data (i32.const 48) "null")
+  (func (export "botbox_alloc") (param i32) (result i32) (i32.const 1024))
+  (func (export "botbox_init") (param i32 i32) (result i32) (i32.const 0))
+  (func (export "play") (param i32 i32) (result i64)
+    (i64.or (i64.shl (i64.const 16) (i64.const 32)) (i64.const 4)))
+  (func (export "call") (param i32 i32) (result i64)
+    (i64.or (i64.shl (i64.const 32) (i64.const 32)) (i64.const 5)))
+  {observe})"#
+    )
+}
+
+#[test]
+fn observe_is_called_only_where_a_strategy_has_it() {
+    use botbox::runtime::{Setup, Strategy};
+    let dir = scratch("bs/has-function");
+    let cases = [
+        ("listener.lua", LISTENER.to_string(), true),
+        ("player1.lua", PLAYER1.to_string(), false),
+        ("observer.wat", wat_bot(true), true),
+        ("deaf.wat", wat_bot(false), false),
+    ];
+    for (file, source, expected) in cases {
+        let path = dir.join(file);
+        std::fs::write(&path, source).unwrap();
+        let strategy = Strategy::load(&path, &util::test_limits()).unwrap();
+        let mut instance = strategy.instantiate(&Setup::new("bs", 1, 0)).unwrap();
+        assert_eq!(instance.has_function("observe"), expected, "{file}");
+        assert!(
+            instance.has_function("play") && instance.has_function("call"),
+            "{file}"
+        );
+        assert!(!instance.has_function("choose_move"), "{file}");
+    }
+}
+
+#[test]
+fn a_wasm_bot_plays_through_the_same_contract_and_its_illegal_play_is_a_fault() {
+    let dir = scratch("bs/wasm");
+    let mut bots = write_bots(&dir, &[("a", PLAYER1), ("b", PLAYER3), ("c", LISTENER)]);
+    let wat = dir.join("cheat.wat");
+    std::fs::write(&wat, wat_bot(true)).unwrap();
+    bots.push(wat);
+    let (_, json) = tournament(&dir, &bots, &["--games", "6"]);
+    let cheat = standing(&json, "cheat");
+    assert_eq!(
+        cheat["faults"],
+        serde_json::json!({"illegal": 6}),
+        "{cheat}"
+    );
+    let fault = &json["games"][0]["faults"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| !f.is_null())
+        .unwrap()["message"];
+    assert_eq!(
+        fault,
+        "played [99]: card 99 does not exist (card ids are 0 to 51)"
+    );
+    // The listener heard every event the WASM bot did not break: it never faulted.
+    assert_eq!(standing(&json, "c")["faults"], serde_json::json!({}));
+}
