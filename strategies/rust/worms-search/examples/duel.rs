@@ -35,7 +35,9 @@ struct Tally {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let games: usize = args.get(1).map_or(60, |a| a.parse().expect("GAMES is a number"));
+    let games: usize = args
+        .get(1)
+        .map_or(60, |a| a.parse().expect("GAMES is a number"));
     let nodes = args
         .get(2)
         .map_or(DEFAULT_NODES, |a| a.parse().expect("NODES is a number"));
@@ -57,7 +59,9 @@ fn main() {
     let wanted = |i: usize| {
         let name = MAPS[(i / 2) % MAPS.len()];
         seat.as_ref().is_none_or(|s| *s == (i % 2).to_string())
-            && only.as_ref().is_none_or(|m| m.split(',').any(|m| m == name))
+            && only
+                .as_ref()
+                .is_none_or(|m| m.split(',').any(|m| m == name))
     };
 
     let next = AtomicUsize::new(0);
