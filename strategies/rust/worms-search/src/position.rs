@@ -379,3 +379,136 @@ fn keys() -> &'static [u64] {
         (0..MAX_WORMS * CELLS).map(|_| rng.next_u64()).collect()
     })
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use botbox_sdk::worms::Worm;
+
+    /// A position from text rows (`.` free, `#` obstacle, `O` the hole, letters for worms: uppercase
+    /// player 1's) and each worm's cells head first; worm ids follow the order given.
+    pub(crate) fn position(
+        rows: &[&str],
+        worms: &[[[u32; 2]; 3]],
+        you: u32,
+        turn: u32,
+        limit: u32,
+    ) -> Position {
+        let hole = rows
+            .iter()
+            .enumerate()
+            .find_map(|(r, row)| row.find('O').map(|c| [r as u32, c as u32]))
+            .expect("a hole");
+        let worms = worms
+            .iter()
+            .enumerate()
+            .map(|(id, &cells)| {
+                let [[hr, hc], [mr, mc], _] = cells;
+                let letter = rows[hr as usize].as_bytes()[hc as usize] as char;
+                let direction = match (hr as i32 - mr as i32, hc as i32 - mc as i32) {
+                    (-1, 0) => Direction::Up,
+                    (1, 0) => Direction::Down,
+                    (0, -1) => Direction::Left,
+                    _ => Direction::Right,
+                };
+                let owner = u32::from(letter.is_ascii_lowercase());
+                Worm {
+                    id: id as u32,
+                    owner,
+                    letter,
+                    cells,
+                    direction,
+                }
+            })
+            .collect();
+        let obs = Observation {
+            you,
+            turn,
+            turn_limit: limit,
+            width: rows[0].len() as u32,
+            height: rows.len() as u32,
+            board: rows.iter().map(|r| r.to_string()).collect(),
+            hole,
+            obstacles: Vec::new(),
+            worms,
+            legal: Vec::new(),
+        };
+        Position::from_observation(&obs).expect("a readable position")
+    }
+
+    fn legal(pos: &Position) -> Vec<(u8, u8)> {
+        let mut moves = Vec::new();
+        pos.legal_into(pos.to_move, &mut moves);
+        moves.into_iter().map(|m| (m.worm, m.turn)).collect()
+    }
+
+    #[test]
+    fn a_worm_that_enters_the_hole_leaves_and_undo_brings_it_back() {
+        let mut pos = position(
+            &["AAAO", "...a", "...a", "...a"],
+            &[[[0, 2], [0, 1], [0, 0]], [[1, 3], [2, 3], [3, 3]]],
+            0,
+            0,
+            10,
+        );
+        let before = pos.clone();
+        let undo = pos.play(Mv { worm: 0, turn: 1 });
+        assert_eq!(
+            (pos.left, pos.to_move, pos.worms[0].alive),
+            ([0, 1], 1, false)
+        );
+        assert!(
+            [0, 1, 2]
+                .iter()
+                .all(|&c| pos.cells[pos.index(0, c)] == FREE)
+        );
+        assert_eq!(pos.end(true), Some(End::Lost), "player 1's last worm fell");
+        pos.undo(undo);
+        assert_eq!(
+            (pos.cells, pos.hash, pos.worms),
+            (before.cells, before.hash, before.worms)
+        );
+    }
+
+    #[test]
+    fn every_worm_cell_blocks_tails_included() {
+        // B faces A's tail: it may not enter it, though the tail would move away with A's move.
+        let rows = [".....", ".AAA.", ".B...", ".B.O.", ".B..."];
+        let worms = [[[1, 3], [1, 2], [1, 1]], [[2, 1], [3, 1], [4, 1]]];
+        let pos = position(&rows, &worms, 0, 0, 10);
+        assert_eq!(legal(&pos), vec![(0, 0), (0, 1), (0, 2), (1, 0), (1, 2)]);
+    }
+
+    #[test]
+    fn a_deadlock_is_a_draw() {
+        // Both worms face walls: neither player can move.
+        let rows = ["AAA#", "####", "O###", "#aaa"];
+        let worms = [[[0, 2], [0, 1], [0, 0]], [[3, 1], [3, 2], [3, 3]]];
+        let pos = position(&rows, &worms, 0, 3, 10);
+        assert_eq!(legal(&pos), vec![]);
+        assert!(!pos.can_move(1));
+        assert_eq!(pos.end(false), Some(End::Draw));
+        let last = position(&rows, &worms, 0, 10, 10);
+        assert_eq!(
+            last.end(false),
+            Some(End::Draw),
+            "equal counts at the limit"
+        );
+    }
+
+    #[test]
+    fn at_the_turn_limit_fewer_worms_win() {
+        let rows = ["AA.O", "A...", "BBB.", "...a", "...a", "...a"];
+        let worms = [
+            [[0, 1], [0, 0], [1, 0]],
+            [[2, 2], [2, 1], [2, 0]],
+            [[3, 3], [4, 3], [5, 3]],
+        ];
+        assert_eq!(position(&rows, &worms, 0, 9, 10).end(true), None);
+        assert_eq!(
+            position(&rows, &worms, 0, 10, 10).end(true),
+            Some(End::Lost)
+        );
+        assert_eq!(position(&rows, &worms, 1, 10, 10).end(true), Some(End::Won));
+    }
+}

@@ -426,3 +426,21 @@ fn from_table(value: i32, ply: usize) -> i32 {
         value
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::tests::position;
+
+    #[test]
+    fn it_takes_a_win_in_one() {
+        // A can fall in at once (forward) or turn down; a is one move from the hole too.
+        let rows = ["AAAO", "...a", "...a", "...a"];
+        let worms = [[[0, 2], [0, 1], [0, 0]], [[1, 3], [2, 3], [3, 3]]];
+        let mut pos = position(&rows, &worms, 0, 0, 10);
+        let legal = [Mv { worm: 0, turn: 1 }, Mv { worm: 0, turn: 2 }];
+        let mut search = Search::new(1000, MAX_DEPTH);
+        assert_eq!(search.best(&mut pos, &legal), legal[0]);
+        assert!(search.stats.value >= DECIDED);
+    }
+}
