@@ -523,3 +523,32 @@ fn a_program_plays_over_json_lines_and_is_sent_every_event() {
         "{heard:?}"
     );
 }
+
+#[test]
+fn the_example_pool_file_reproduces_the_contests_ranking() {
+    let dir = scratch("bs/example-file");
+    let (_, json) = run_json(&dir, &["tournament", "examples/tournaments/bs-pool.toml"]);
+    assert_eq!(json["games"].as_array().unwrap().len(), 10_000);
+    let order = [
+        "player_conman",
+        "calculating_liar",
+        "player4",
+        "player1",
+        "player3",
+        "player2",
+        "hoarder",
+    ];
+    // Each place is clearly separated: its 95% interval lies above the next one's.
+    for pair in order.windows(2) {
+        let (above, below) = (standing(&json, pair[0]), standing(&json, pair[1]));
+        assert!(
+            above["low"].as_f64().unwrap() > below["high"].as_f64().unwrap(),
+            "{} {} above {} {}",
+            pair[0],
+            above["win_rate"],
+            pair[1],
+            below["win_rate"]
+        );
+    }
+    assert!(standing(&json, "hoarder")["win_rate"].as_f64().unwrap() < 0.5);
+}

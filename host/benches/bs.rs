@@ -2,9 +2,9 @@
 //!
 //! - `engine`: seeded games of four built-in Player1s to their end, no strategy code (games/s on one
 //!   core).
-//! - `lua`: what a game costs in Lua strategies: starting an instance (a fresh Luau state, the file's
-//!   top level) and one `play` or `call` decision, observation building and answer decoding included;
-//!   and building a `call` observation's table alone.
+//! - `lua`: what a game costs in Lua strategies: starting an instance (a pooled Luau state of the bot,
+//!   the file's top level run in a new environment) and one `play` or `call` decision, observation
+//!   building and answer decoding included; and building a `call` observation's table alone.
 //! - `tournament`: `tournament::pool::run` over the Lua bots of `strategies/lua/bs/` (seven of them),
 //!   each game seating four, at one and two game threads. The target is 3,300 games/s at two jobs.
 //!
@@ -133,7 +133,9 @@ mod lua {
 mod tournament {
     use super::*;
 
-    const GAMES: usize = 400;
+    /// Long enough (about a second a sample at one thread) that start-up and the machine's
+    /// moment-to-moment noise weigh little.
+    const GAMES: usize = 2000;
 
     #[divan::bench(args = [1, 2], sample_count = 10)]
     fn lua_pool_games(bencher: Bencher, jobs: usize) {

@@ -76,7 +76,7 @@ pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Plays the games with a progress bar, writes the replays and the JSON, prints the tables.
-fn run_and_report(
+pub(super) fn run_and_report(
     entries: &[Entry],
     games: usize,
     repeat: bool,

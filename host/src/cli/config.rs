@@ -1,12 +1,14 @@
 //! Tournament files: a whole tournament in one TOML file (`botbox tournament FILE.toml`).
 //!
 //! ```toml
-//! game = "worms"                 # worms | dice
-//! format = "round-robin"         # round-robin | gauntlet
-//! games = 40                     # per pairing
+//! game = "worms"                 # worms | dice | bs
+//! format = "round-robin"         # round-robin | gauntlet (worms, dice)
+//! games = 40                     # per pairing (bs: in all)
 //! seed = 1
 //! jobs = 2
 //! maps = ["../worms/"]           # worms: map files or directories; `turns = N` overrides limits
+//!                                # dice: `dice = "FILE"`, `variant = "free"`, `die = [1, 2]`
+//!                                # bs: `repeat = true` lets an entry sit at a table twice
 //!
 //! [limits]                       # all optional; defaults as on the command line
 //! fuel = 2000000000
@@ -42,6 +44,7 @@ use serde::Deserialize;
 pub enum Game {
     Worms,
     Dice,
+    Bs,
 }
 
 #[derive(Debug, Deserialize)]
@@ -69,6 +72,9 @@ pub struct File {
     /// Dice: the dice to use, numbered from 1.
     #[serde(default)]
     pub die: Vec<usize>,
+    /// BS: whether an entry may sit at a table more than once.
+    #[serde(default)]
+    pub repeat: bool,
     #[serde(default)]
     pub output: Output,
 }
@@ -267,6 +273,16 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
                 super::dice_free::lineup(&loaded.resolve(dice), &f.die, &entries, f.seed)?;
             let games = f.games.unwrap_or(1000);
             super::arena::run_and_report(&duel, &entries, f.format, games, &run, flags)?;
+        }
+        Game::Bs => {
+            if flags.watch || flags.shard.is_some() {
+                anyhow::bail!(
+                    "{}: a BS pool tournament does not take --watch or --shard yet",
+                    path.display()
+                );
+            }
+            let games = f.games.unwrap_or(1000);
+            super::bs::run_and_report(&entries, games, f.repeat, &run, "tournament")?;
         }
     }
     Ok(std::process::ExitCode::SUCCESS)

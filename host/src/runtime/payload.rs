@@ -14,6 +14,17 @@ pub trait Payload: Serialize {
         let json = serde_json::to_value(self).map_err(mlua::Error::external)?;
         convert::json_to_lua(lua, &json)
     }
+
+    /// Calls `f` with this payload through the state's trusted `wrapper`: `wrapper(f, obs)`. A payload
+    /// with a fast constructor builds its table and makes the call in one crossing into the state.
+    fn call_lua(
+        &self,
+        lua: &mlua::Lua,
+        wrapper: &mlua::Function,
+        f: &mlua::Function,
+    ) -> mlua::Result<(bool, mlua::Value)> {
+        wrapper.call((f, self.to_lua(lua)?))
+    }
 }
 
 /// Something a strategy answers. Decoding never runs strategy code (no metamethods).
@@ -37,19 +48,46 @@ impl Answer for botbox_sdk::dice::Move {}
 
 impl Payload for bs::PlayObservation {
     fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
-        super::lua::bs::play_observation(lua, self)
+        super::lua::bs::play_observation(self).table(lua)
+    }
+
+    fn call_lua(
+        &self,
+        lua: &mlua::Lua,
+        wrapper: &mlua::Function,
+        f: &mlua::Function,
+    ) -> mlua::Result<(bool, mlua::Value)> {
+        super::lua::bs::play_observation(self).call(lua, wrapper, f)
     }
 }
 
 impl Payload for bs::CallObservation {
     fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
-        super::lua::bs::call_observation(lua, self)
+        super::lua::bs::call_observation(self).table(lua)
+    }
+
+    fn call_lua(
+        &self,
+        lua: &mlua::Lua,
+        wrapper: &mlua::Function,
+        f: &mlua::Function,
+    ) -> mlua::Result<(bool, mlua::Value)> {
+        super::lua::bs::call_observation(self).call(lua, wrapper, f)
     }
 }
 
 impl Payload for bs::Event {
     fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
-        super::lua::bs::event(lua, self)
+        super::lua::bs::event(self).table(lua)
+    }
+
+    fn call_lua(
+        &self,
+        lua: &mlua::Lua,
+        wrapper: &mlua::Function,
+        f: &mlua::Function,
+    ) -> mlua::Result<(bool, mlua::Value)> {
+        super::lua::bs::event(self).call(lua, wrapper, f)
     }
 }
 

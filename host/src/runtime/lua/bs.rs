@@ -47,13 +47,28 @@ local function event(s)
     return {type = "round_end", round = turn}
   end
 end
-return bind, event
+-- The packed bytes arrive in a buffer the host writes in place (making a string from the host costs a
+-- protected call); `build` reads them as a string for `byte`.
+local readstring = buffer.readstring
+local function build(constructor, b, n)
+  return constructor(readstring(b, 0, n))
+end
+-- A constructor and a call in one crossing: wrapper(f, obs), the wrapper being the state's trusted
+-- xpcall wrapper.
+local function dispatch(constructor, wrapper, f, b, n)
+  return wrapper(f, constructor(readstring(b, 0, n)))
+end
+return bind, event, build, dispatch
 "#;
 
 /// What a state keeps between observations: the constructors, bound to the last table's names.
 struct Cache {
     bind: Function,
     event: Function,
+    build: Function,
+    dispatch: Function,
+    /// Where the packed bytes are written for the constructors: never seen by strategy code.
+    bytes: mlua::Buffer,
     /// The names `play` and `call` are bound to, and those two constructors.
     bound: RefCell<Option<(Vec<String>, Function, Function)>>,
 }
@@ -62,34 +77,119 @@ struct Cache {
 fn cache<R>(lua: &Lua, f: impl FnOnce(&Cache) -> mlua::Result<R>) -> mlua::Result<R> {
     if lua.app_data_ref::<Cache>().is_none() {
         static CODE: LazyLock<Vec<u8>> = LazyLock::new(|| super::compile_trusted(CONSTRUCTORS));
-        let (bind, event) = super::load_trusted(lua, "=botbox.bs", &CODE)?.call(())?;
+        let (bind, event, build, dispatch) =
+            super::load_trusted(lua, "=botbox.bs", &CODE)?.call(())?;
         let bound = RefCell::new(None);
-        lua.set_app_data(Cache { bind, event, bound });
+        let bytes = lua.create_buffer([0u8; PACKED_MAX])?;
+        lua.set_app_data(Cache {
+            bind,
+            event,
+            build,
+            dispatch,
+            bytes,
+            bound,
+        });
     }
     let cache = lua.app_data_ref::<Cache>().expect("made above");
     f(&cache)
 }
 
-/// The `play` (`call == false`) or `call` constructor bound to `players`.
-fn observation_constructor(lua: &Lua, players: &[String], call: bool) -> mlua::Result<Function> {
+/// Which constructor a packed string is for.
+#[derive(Clone, Copy)]
+enum Kind {
+    Play,
+    Call,
+    Event,
+}
+
+/// Runs `f` with the constructor of `kind` (`play` and `call` bound to `players`) and the cache.
+fn with_constructor<R>(
+    lua: &Lua,
+    players: &[String],
+    kind: Kind,
+    f: impl FnOnce(&Cache, &Function) -> mlua::Result<R>,
+) -> mlua::Result<R> {
     cache(lua, |c| {
-        let mut bound = c.bound.borrow_mut();
-        if bound.as_ref().is_none_or(|(names, _, _)| names != players) {
+        if let Kind::Event = kind {
+            return f(c, &c.event);
+        }
+        let stale = c
+            .bound
+            .borrow()
+            .as_ref()
+            .is_none_or(|(names, _, _)| names != players);
+        if stale {
             let names: Vec<Value> = players
                 .iter()
                 .map(|n| lua.create_string(n).map(Value::String))
                 .collect::<mlua::Result<_>>()?;
             let (play, call) = c.bind.call(mlua::MultiValue::from_vec(names))?;
-            *bound = Some((players.to_vec(), play, call));
+            *c.bound.borrow_mut() = Some((players.to_vec(), play, call));
         }
-        let (_, play, call_fn) = bound.as_ref().expect("bound above");
-        Ok(if call { call_fn.clone() } else { play.clone() })
+        let bound = c.bound.borrow();
+        let (_, play, call) = bound.as_ref().expect("bound above");
+        f(c, if let Kind::Play = kind { play } else { call })
     })
 }
 
+/// A BS payload on its way into a state: the packed string and its constructor, or (a value too large
+/// for its byte, a table of another size than four) the JSON shape converted.
+pub struct Prepared<'a> {
+    packed: Option<(Packed, Kind)>,
+    players: &'a [String],
+    json: &'a dyn erased::Json,
+}
+
+impl std::fmt::Debug for Prepared<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("bs::Prepared")
+            .field("packed", &self.packed.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+mod erased {
+    /// `serde_json::to_value` behind a trait object, for the general path.
+    pub trait Json {
+        fn to_json(&self) -> serde_json::Result<serde_json::Value>;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn to_json(&self) -> serde_json::Result<serde_json::Value> {
+            serde_json::to_value(self)
+        }
+    }
+}
+
+impl Prepared<'_> {
+    /// The table, as the strategy sees it.
+    pub fn table(&self, lua: &Lua) -> mlua::Result<Value> {
+        match &self.packed {
+            Some((p, kind)) => with_constructor(lua, self.players, *kind, |c, constructor| {
+                c.bytes.write_bytes(0, p.as_bytes());
+                c.build.call((constructor, &c.bytes, p.len))
+            }),
+            None => json(lua, self.json),
+        }
+    }
+
+    /// `wrapper(f, table)` in one crossing into the state.
+    pub fn call(&self, lua: &Lua, wrapper: &Function, f: &Function) -> mlua::Result<(bool, Value)> {
+        match &self.packed {
+            Some((p, kind)) => with_constructor(lua, self.players, *kind, |c, constructor| {
+                c.bytes.write_bytes(0, p.as_bytes());
+                c.dispatch.call((constructor, wrapper, f, &c.bytes, p.len))
+            }),
+            None => wrapper.call((f, json(lua, self.json)?)),
+        }
+    }
+}
+
+/// The longest packed observation: 14 bytes of fields and at most 52 cards, with room to spare.
+const PACKED_MAX: usize = 96;
+
 /// Bytes for the packed string: each value must fit its width, else `None` (the general path).
 struct Packed {
-    bytes: [u8; 96],
+    bytes: [u8; PACKED_MAX],
     len: usize,
     fits: bool,
 }
@@ -97,10 +197,14 @@ struct Packed {
 impl Packed {
     fn new() -> Packed {
         Packed {
-            bytes: [0; 96],
+            bytes: [0; PACKED_MAX],
             len: 0,
             fits: true,
         }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
     }
 
     fn byte(&mut self, v: u32) -> &mut Packed {
@@ -124,23 +228,19 @@ impl Packed {
         self.byte(v & 0xFF).byte((v >> 8) & 0xFF)
     }
 
-    fn string(&self, lua: &Lua) -> mlua::Result<Option<Value>> {
-        if !self.fits {
-            return Ok(None);
-        }
-        Ok(Some(Value::String(
-            lua.create_string(&self.bytes[..self.len])?,
-        )))
+    /// The packed bytes, if every value fitted.
+    fn done(self) -> Option<Packed> {
+        self.fits.then_some(self)
     }
 }
 
-fn json(lua: &Lua, value: &impl serde::Serialize) -> mlua::Result<Value> {
-    let json = serde_json::to_value(value).map_err(mlua::Error::external)?;
+fn json(lua: &Lua, value: &dyn erased::Json) -> mlua::Result<Value> {
+    let json = value.to_json().map_err(mlua::Error::external)?;
     super::convert::json_to_lua(lua, &json)
 }
 
-/// The `obs` table of `play`: the same shape as its JSON.
-pub fn play_observation(lua: &Lua, obs: &PlayObservation) -> mlua::Result<Value> {
+/// The `obs` of `play`: the same shape as its JSON.
+pub fn play_observation(obs: &PlayObservation) -> Prepared<'_> {
     let mut p = Packed::new();
     p.byte(obs.you)
         .two(obs.round)
@@ -148,30 +248,30 @@ pub fn play_observation(lua: &Lua, obs: &PlayObservation) -> mlua::Result<Value>
         .byte(obs.rank)
         .byte(obs.pile);
     p.bytes(&obs.hand_sizes).bytes(&obs.hand);
-    match p.string(lua)? {
-        Some(s) if obs.players.len() == 4 && obs.hand_sizes.len() == 4 => {
-            observation_constructor(lua, &obs.players, false)?.call(s)
-        }
-        _ => json(lua, obs),
+    let four = obs.players.len() == 4 && obs.hand_sizes.len() == 4;
+    Prepared {
+        packed: p.done().filter(|_| four).map(|p| (p, Kind::Play)),
+        players: &obs.players,
+        json: obs,
     }
 }
 
-/// The `obs` table of `call`: the same shape as its JSON.
-pub fn call_observation(lua: &Lua, obs: &CallObservation) -> mlua::Result<Value> {
+/// The `obs` of `call`: the same shape as its JSON.
+pub fn call_observation(obs: &CallObservation) -> Prepared<'_> {
     let mut p = Packed::new();
     p.byte(obs.you).two(obs.round).two(obs.turn);
     p.bytes(&[obs.player, obs.rank, obs.count, obs.player_hand, obs.pile]);
     p.bytes(&obs.hand_sizes).bytes(&obs.hand);
-    match p.string(lua)? {
-        Some(s) if obs.players.len() == 4 && obs.hand_sizes.len() == 4 => {
-            observation_constructor(lua, &obs.players, true)?.call(s)
-        }
-        _ => json(lua, obs),
+    let four = obs.players.len() == 4 && obs.hand_sizes.len() == 4;
+    Prepared {
+        packed: p.done().filter(|_| four).map(|p| (p, Kind::Call)),
+        players: &obs.players,
+        json: obs,
     }
 }
 
-/// The `event` table of `observe`: the same shape as its JSON.
-pub fn event(lua: &Lua, event: &Event) -> mlua::Result<Value> {
+/// The `event` of `observe`: the same shape as its JSON.
+pub fn event(event: &Event) -> Prepared<'_> {
     let mut p = Packed::new();
     match event {
         Event::Play {
@@ -202,9 +302,10 @@ pub fn event(lua: &Lua, event: &Event) -> mlua::Result<Value> {
         }
         Event::RoundEnd { round } => p.byte(3).two(*round),
     };
-    match p.string(lua)? {
-        Some(s) => cache(lua, |c| c.event.call(s)),
-        None => json(lua, event),
+    Prepared {
+        packed: p.done().map(|p| (p, Kind::Event)),
+        players: &[],
+        json: event,
     }
 }
 
@@ -282,19 +383,21 @@ mod tests {
             &mut game,
             |g| {
                 same_shape(
-                    play_observation(&lua, &g.play_observation(&names)).unwrap(),
+                    play_observation(&g.play_observation(&names))
+                        .table(&lua)
+                        .unwrap(),
                     &g.play_observation(&names),
                 );
                 policy::honest_or_oldest(g.hand(g.to_move()), g.required_rank())
             },
             |g, seat, count| {
                 let obs = g.call_observation(seat, &names).unwrap();
-                same_shape(call_observation(&lua, &obs).unwrap(), &obs);
+                same_shape(call_observation(&obs).table(&lua).unwrap(), &obs);
                 count >= 2
             },
             |_, r| {
                 for e in [Some(r.event()), r.round_end()].into_iter().flatten() {
-                    same_shape(event(&lua, &e).unwrap(), &e);
+                    same_shape(event(&e).table(&lua).unwrap(), &e);
                     events += 1;
                 }
             },
@@ -302,13 +405,13 @@ mod tests {
         assert!(events > 4);
         let names2: Vec<String> = ["e", "f", "g", "h"].map(String::from).to_vec();
         let rebound = game.play_observation(&names2);
-        same_shape(play_observation(&lua, &rebound).unwrap(), &rebound);
+        same_shape(play_observation(&rebound).table(&lua).unwrap(), &rebound);
         let mut odd = game.play_observation(&names);
         odd.turn = 70_000;
-        same_shape(play_observation(&lua, &odd).unwrap(), &odd);
+        same_shape(play_observation(&odd).table(&lua).unwrap(), &odd);
         odd.players.pop();
         odd.turn = 5;
-        same_shape(play_observation(&lua, &odd).unwrap(), &odd);
+        same_shape(play_observation(&odd).table(&lua).unwrap(), &odd);
         let call = Event::Call {
             turn: 300,
             player: 3,
@@ -319,9 +422,9 @@ mod tests {
             taken: 40,
             reward: true,
         };
-        same_shape(event(&lua, &call).unwrap(), &call);
+        same_shape(event(&call).table(&lua).unwrap(), &call);
         let round = Event::RoundEnd { round: 1000 };
-        same_shape(event(&lua, &round).unwrap(), &round);
+        same_shape(event(&round).table(&lua).unwrap(), &round);
         let play = Event::Play {
             turn: 1,
             player: 1,
@@ -330,7 +433,7 @@ mod tests {
             hand_size: 11,
             pile: 2,
         };
-        same_shape(event(&lua, &play).unwrap(), &play);
+        same_shape(event(&play).table(&lua).unwrap(), &play);
     }
 
     #[test]
