@@ -15,15 +15,21 @@ pub trait Payload: Serialize {
         convert::json_to_lua(lua, &json)
     }
 
-    /// Calls `f` with this payload through the state's trusted `wrapper`: `wrapper(f, obs)`. A payload
-    /// with a fast constructor builds its table and makes the call in one crossing into the state.
+    /// Calls the strategy's function `module[key]` (read raw) with this payload through the state's
+    /// trusted `wrapper`: `wrapper(f, obs)`; `None` if there is no such function. A payload with a
+    /// fast constructor looks the function up, builds its table and makes the call in one crossing
+    /// into the state.
     fn call_lua(
         &self,
         lua: &mlua::Lua,
         wrapper: &mlua::Function,
-        f: &mlua::Function,
-    ) -> mlua::Result<(bool, mlua::Value)> {
-        wrapper.call((f, self.to_lua(lua)?))
+        module: &mlua::Table,
+        key: &mlua::LuaString,
+    ) -> mlua::Result<Option<(bool, mlua::Value)>> {
+        match module.raw_get::<mlua::Value>(key)? {
+            mlua::Value::Function(f) => wrapper.call((f, self.to_lua(lua)?)).map(Some),
+            _ => Ok(None),
+        }
     }
 }
 
@@ -55,9 +61,10 @@ impl Payload for bs::PlayObservation {
         &self,
         lua: &mlua::Lua,
         wrapper: &mlua::Function,
-        f: &mlua::Function,
-    ) -> mlua::Result<(bool, mlua::Value)> {
-        super::lua::bs::play_observation(self).call(lua, wrapper, f)
+        module: &mlua::Table,
+        key: &mlua::LuaString,
+    ) -> mlua::Result<Option<(bool, mlua::Value)>> {
+        super::lua::bs::play_observation(self).call(lua, wrapper, module, key)
     }
 }
 
@@ -70,9 +77,10 @@ impl Payload for bs::CallObservation {
         &self,
         lua: &mlua::Lua,
         wrapper: &mlua::Function,
-        f: &mlua::Function,
-    ) -> mlua::Result<(bool, mlua::Value)> {
-        super::lua::bs::call_observation(self).call(lua, wrapper, f)
+        module: &mlua::Table,
+        key: &mlua::LuaString,
+    ) -> mlua::Result<Option<(bool, mlua::Value)>> {
+        super::lua::bs::call_observation(self).call(lua, wrapper, module, key)
     }
 }
 
@@ -85,9 +93,10 @@ impl Payload for bs::Event {
         &self,
         lua: &mlua::Lua,
         wrapper: &mlua::Function,
-        f: &mlua::Function,
-    ) -> mlua::Result<(bool, mlua::Value)> {
-        super::lua::bs::event(self).call(lua, wrapper, f)
+        module: &mlua::Table,
+        key: &mlua::LuaString,
+    ) -> mlua::Result<Option<(bool, mlua::Value)>> {
+        super::lua::bs::event(self).call(lua, wrapper, module, key)
     }
 }
 

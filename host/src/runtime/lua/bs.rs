@@ -10,7 +10,7 @@
 use std::cell::RefCell;
 use std::sync::LazyLock;
 
-use mlua::{Function, Lua, Value};
+use mlua::{Function, Lua, LuaString, Table, Value};
 
 use botbox_sdk::bs::{CallObservation, Event, PlayObservation};
 
@@ -53,10 +53,15 @@ local readstring = buffer.readstring
 local function build(constructor, b, n)
   return constructor(readstring(b, 0, n))
 end
--- A constructor and a call in one crossing: wrapper(f, obs), the wrapper being the state's trusted
--- xpcall wrapper.
-local function dispatch(constructor, wrapper, f, b, n)
-  return wrapper(f, constructor(readstring(b, 0, n)))
+-- The strategy's function looked up (raw), its observation built and the call made in one crossing:
+-- false if there is no such function, else true and what the state's trusted xpcall wrapper returns.
+local rawget, type = rawget, type
+local function dispatch(constructor, wrapper, module, key, b, n)
+  local f = rawget(module, key)
+  if type(f) ~= "function" then
+    return false
+  end
+  return true, wrapper(f, constructor(readstring(b, 0, n)))
 end
 return bind, event, build, dispatch
 "#;
@@ -172,14 +177,27 @@ impl Prepared<'_> {
         }
     }
 
-    /// `wrapper(f, table)` in one crossing into the state.
-    pub fn call(&self, lua: &Lua, wrapper: &Function, f: &Function) -> mlua::Result<(bool, Value)> {
+    /// `wrapper(module[key], table)` in one crossing into the state; `None` if `module[key]` (read
+    /// raw) is not a function.
+    pub fn call(
+        &self,
+        lua: &Lua,
+        wrapper: &Function,
+        module: &Table,
+        key: &LuaString,
+    ) -> mlua::Result<Option<(bool, Value)>> {
         match &self.packed {
             Some((p, kind)) => with_constructor(lua, self.players, *kind, |c, constructor| {
                 c.bytes.write_bytes(0, p.as_bytes());
-                c.dispatch.call((constructor, wrapper, f, &c.bytes, p.len))
+                let (found, ok, value): (bool, Option<bool>, Value) =
+                    c.dispatch
+                        .call((constructor, wrapper, module, key, &c.bytes, p.len))?;
+                Ok(found.then(|| (ok.unwrap_or(false), value)))
             }),
-            None => wrapper.call((f, json(lua, self.json)?)),
+            None => match module.raw_get::<Value>(key)? {
+                Value::Function(f) => wrapper.call((f, json(lua, self.json)?)).map(Some),
+                _ => Ok(None),
+            },
         }
     }
 }
