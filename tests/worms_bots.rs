@@ -8,13 +8,13 @@
 mod util;
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use botbox::games::worms::{EndReason, Game, Map, Move, Observation, Verdict};
 use botbox::games::{derive_seed, seat_seed};
 use botbox::runtime::{Instance, Limits, Params, Setup, Strategy};
+use botbox::tournament::run_indexed;
 use util::{at, repo, test_limits};
 
 /// The example maps, in the order the measurement rotates through them.
@@ -227,29 +227,21 @@ fn measure(bot: &str, opponent: &str, games: usize) {
     };
     let (bot, opponent) = (load(bot), load(opponent));
     let maps: Vec<Map> = MAPS.iter().map(|name| map(name)).collect();
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= games {
-                        break;
-                    }
-                    let (m, seat) = ((i / 2) % MAPS.len(), i % 2);
-                    let players = if seat == 0 {
-                        [&bot, &opponent]
-                    } else {
-                        [&opponent, &bot]
-                    };
-                    let record = play(&maps[m], players, derive_seed(2026, i as u64));
-                    results.lock().unwrap().push((m, seat, record));
-                }
-            });
-        }
-    });
-    report(bot.name(), opponent.name(), &results.into_inner().unwrap());
+    let play_game = |i: usize| {
+        let (m, seat) = ((i / 2) % MAPS.len(), i % 2);
+        let players = if seat == 0 {
+            [&bot, &opponent]
+        } else {
+            [&opponent, &bot]
+        };
+        (
+            m,
+            seat,
+            play(&maps[m], players, derive_seed(2026, i as u64)),
+        )
+    };
+    let results = run_indexed(games, 2, play_game, |_| {});
+    report(bot.name(), opponent.name(), &results);
 }
 
 fn report(bot: &str, opponent: &str, results: &[(usize, usize, Record)]) {

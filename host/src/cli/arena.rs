@@ -11,7 +11,9 @@ use botbox::tournament::arena::{
     self, Duel, Ending, Entry, Format, Plan, Report, Scheduled, Shard,
 };
 use botbox::tournament::live::Live;
-use comfy_table::{CellAlignment, Table, presets::UTF8_FULL_CONDENSED};
+use comfy_table::Table;
+
+use super::{right_align, table};
 
 use super::limits::LimitArgs;
 
@@ -246,19 +248,11 @@ fn elo(elo: Option<f64>, margin: Option<f64>, score: f64) -> String {
 }
 
 fn standings(r: &Report) -> Table {
-    let mut t = table(&[
+    let mut t = table(vec![
         "#", "entry", "games", "wins", "draws", "losses", "score", "Elo", "faults",
     ]);
     for (i, s) in r.standings.iter().enumerate() {
-        let faults = if s.faults.is_empty() {
-            "-".to_string()
-        } else {
-            s.faults
-                .iter()
-                .map(|(k, n)| format!("{k} {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let faults = super::fault_counts(&s.faults, "-");
         t.add_row(vec![
             (i + 1).to_string(),
             s.name.clone(),
@@ -271,12 +265,12 @@ fn standings(r: &Report) -> Table {
             faults,
         ]);
     }
-    right_align(&mut t, &[0, 2, 3, 4, 5, 6, 7]);
+    right_align(&mut t, [0, 2, 3, 4, 5, 6, 7]);
     t
 }
 
 fn pairs(r: &Report) -> Table {
-    let mut t = table(&[
+    let mut t = table(vec![
         "entry", "opponent", "wins", "draws", "losses", "score", "Elo",
     ]);
     for p in &r.pairs {
@@ -290,21 +284,6 @@ fn pairs(r: &Report) -> Table {
             elo(p.elo, p.elo_margin, p.score),
         ]);
     }
-    right_align(&mut t, &[2, 3, 4, 5, 6]);
+    right_align(&mut t, [2, 3, 4, 5, 6]);
     t
-}
-
-fn table(header: &[&str]) -> Table {
-    let mut t = Table::new();
-    t.load_style(UTF8_FULL_CONDENSED);
-    t.set_header(header.to_vec());
-    t
-}
-
-fn right_align(t: &mut Table, columns: &[usize]) {
-    for &c in columns {
-        if let Some(col) = t.column_mut(c) {
-            col.set_cell_alignment(CellAlignment::Right);
-        }
-    }
 }

@@ -117,15 +117,7 @@ fn render(r: &BenchReport) -> String {
         "time per move".into(),
         format!("{:.1} µs", s.micros_per_move),
     ]);
-    let faults = if s.faults.is_empty() {
-        "none".to_string()
-    } else {
-        s.faults
-            .iter()
-            .map(|(k, c)| format!("{k} {c}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let faults = super::fault_counts(&s.faults, "none");
     t.add_row(vec!["faults".into(), faults]);
     t.add_row(vec!["wall time".into(), format!("{:.2} s", s.wall_seconds)]);
     let mut out = t.to_string();

@@ -9,7 +9,9 @@ use botbox::play::bs::Bs;
 use botbox::replay::Replay;
 use botbox::tournament::arena::Entry;
 use botbox::tournament::pool::{self, Plan, PlanError, Report, Score};
-use comfy_table::{CellAlignment, Table, presets::UTF8_FULL_CONDENSED};
+use comfy_table::Table;
+
+use super::{right_align, table};
 
 use super::arena::{self, RunArgs};
 
@@ -200,12 +202,7 @@ fn standings(r: &Report) -> Table {
     header.extend(["void", "faults"].map(String::from));
     let mut t = table(header);
     for (i, s) in r.standings.iter().enumerate() {
-        let faults = if s.faults.is_empty() {
-            "-".to_string()
-        } else {
-            let kinds: Vec<String> = s.faults.iter().map(|(k, n)| format!("{k} {n}")).collect();
-            kinds.join(", ")
-        };
+        let faults = super::fault_counts(&s.faults, "-");
         let mut row = vec![
             (i + 1).to_string(),
             s.name.clone(),
@@ -220,7 +217,7 @@ fn standings(r: &Report) -> Table {
     }
     let mut right = vec![0, 2, 3, 4, 5];
     right.extend(6..6 + seats + 1);
-    right_align(&mut t, &right);
+    right_align(&mut t, right);
     t
 }
 
@@ -239,21 +236,6 @@ fn seats(scores: &[Score]) -> Table {
             interval(s),
         ]);
     }
-    right_align(&mut t, &[0, 1, 2, 3, 4]);
+    right_align(&mut t, 0..5);
     t
-}
-
-fn table(header: Vec<String>) -> Table {
-    let mut t = Table::new();
-    t.load_style(UTF8_FULL_CONDENSED);
-    t.set_header(header);
-    t
-}
-
-fn right_align(t: &mut Table, columns: &[usize]) {
-    for &c in columns {
-        if let Some(col) = t.column_mut(c) {
-            col.set_cell_alignment(CellAlignment::Right);
-        }
-    }
 }

@@ -9,7 +9,9 @@ use botbox::games::dice::{Die, file};
 use botbox::tournament::dice::{
     self, DiceConfig, DiceReport, PairResult, Progress, Rate, Sampling,
 };
-use comfy_table::{CellAlignment, Table, presets::UTF8_FULL_CONDENSED};
+use comfy_table::Table;
+
+use super::{right_align, table};
 
 /// Rank dice by how often they win Mensch ärgere Dich nicht (strict rules): every pair, with 95% intervals
 #[derive(Debug, clap::Args)]
@@ -177,13 +179,6 @@ fn header(r: &DiceReport, path: &Path) -> String {
     )
 }
 
-fn table(header: Vec<String>) -> Table {
-    let mut t = Table::new();
-    t.load_style(UTF8_FULL_CONDENSED);
-    t.set_header(header);
-    t
-}
-
 fn ranking(r: &DiceReport) -> Table {
     let mut t = table(
         [
@@ -278,14 +273,6 @@ fn pairs(r: &DiceReport) -> Table {
     }
     right_align(&mut t, 2..8);
     t
-}
-
-fn right_align(t: &mut Table, columns: std::ops::Range<usize>) {
-    for i in columns {
-        if let Some(c) = t.column_mut(i) {
-            c.set_cell_alignment(CellAlignment::Right);
-        }
-    }
 }
 
 /// What the numbers say, in sentences: draws, head to head, and the die that wins most.

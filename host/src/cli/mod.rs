@@ -177,3 +177,32 @@ fn print_report(text: &str) -> anyhow::Result<()> {
         _ => Ok(()),
     }
 }
+
+/// A table in the style of every report (`comfy-table`, condensed UTF-8 borders).
+fn table<T: Into<comfy_table::Cell>>(header: Vec<T>) -> comfy_table::Table {
+    let mut t = comfy_table::Table::new();
+    t.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
+    t.set_header(header);
+    t
+}
+
+/// Right-aligns the numeric `columns` of a table.
+fn right_align(t: &mut comfy_table::Table, columns: impl IntoIterator<Item = usize>) {
+    for c in columns {
+        if let Some(col) = t.column_mut(c) {
+            col.set_cell_alignment(comfy_table::CellAlignment::Right);
+        }
+    }
+}
+
+/// Fault counts by kind as a table cell, `timeout 2, crash 1`; `none` when there are none.
+fn fault_counts(
+    faults: &std::collections::BTreeMap<botbox::runtime::FaultKind, usize>,
+    none: &str,
+) -> String {
+    if faults.is_empty() {
+        return none.to_string();
+    }
+    let kinds: Vec<String> = faults.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    kinds.join(", ")
+}

@@ -52,53 +52,32 @@ impl Answer for botbox_sdk::worms::Move {}
 impl Payload for botbox_sdk::dice::Observation {}
 impl Answer for botbox_sdk::dice::Move {}
 
-impl Payload for bs::PlayObservation {
-    fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
-        super::lua::bs::play_observation(self).table(lua)
-    }
+/// BS's payloads cross through their packed constructors ([`super::lua::bs`]): `$prepare` packs one.
+macro_rules! bs_payload {
+    ($($payload:ty => $prepare:ident),* $(,)?) => {$(
+        impl Payload for $payload {
+            fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
+                super::lua::bs::$prepare(self).table(lua)
+            }
 
-    fn call_lua(
-        &self,
-        lua: &mlua::Lua,
-        wrapper: &mlua::Function,
-        module: &mlua::Table,
-        key: &mlua::LuaString,
-    ) -> mlua::Result<Option<(bool, mlua::Value)>> {
-        super::lua::bs::play_observation(self).call(lua, wrapper, module, key)
-    }
+            fn call_lua(
+                &self,
+                lua: &mlua::Lua,
+                wrapper: &mlua::Function,
+                module: &mlua::Table,
+                key: &mlua::LuaString,
+            ) -> mlua::Result<Option<(bool, mlua::Value)>> {
+                super::lua::bs::$prepare(self).call(lua, wrapper, module, key)
+            }
+        }
+    )*};
 }
 
-impl Payload for bs::CallObservation {
-    fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
-        super::lua::bs::call_observation(self).table(lua)
-    }
-
-    fn call_lua(
-        &self,
-        lua: &mlua::Lua,
-        wrapper: &mlua::Function,
-        module: &mlua::Table,
-        key: &mlua::LuaString,
-    ) -> mlua::Result<Option<(bool, mlua::Value)>> {
-        super::lua::bs::call_observation(self).call(lua, wrapper, module, key)
-    }
-}
-
-impl Payload for bs::Event {
-    fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
-        super::lua::bs::event(self).table(lua)
-    }
-
-    fn call_lua(
-        &self,
-        lua: &mlua::Lua,
-        wrapper: &mlua::Function,
-        module: &mlua::Table,
-        key: &mlua::LuaString,
-    ) -> mlua::Result<Option<(bool, mlua::Value)>> {
-        super::lua::bs::event(self).call(lua, wrapper, module, key)
-    }
-}
+bs_payload!(
+    bs::PlayObservation => play_observation,
+    bs::CallObservation => call_observation,
+    bs::Event => event,
+);
 
 /// BS's `play` answer, [`bs::PlayAction`]: a list of card ids.
 impl Answer for Vec<u32> {

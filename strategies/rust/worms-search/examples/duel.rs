@@ -12,12 +12,12 @@
 //! first), `MAPS` only the games on the maps named.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use botbox::games::worms::{Game, Map, Move, Observation, Verdict};
 use botbox::games::{derive_seed, seat_seed};
 use botbox::runtime::{Limits, Setup, Strategy};
+use botbox::tournament::run_indexed;
 use worms_search::{DEFAULT_NODES, MAX_DEPTH, WormsSearch};
 
 const MAPS: [&str; 6] = ["tutorial", "arena", "maze", "gates", "pinwheel", "big"];
@@ -64,23 +64,13 @@ fn main() {
                 .is_none_or(|m| m.split(',').any(|m| m == name))
     };
 
-    let next = AtomicUsize::new(0);
     let tally = Mutex::new(Tally::default());
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= games {
-                        break;
-                    }
-                    if wanted(i) {
-                        play(&maps, i, nodes, &opponent, &tally);
-                    }
-                }
-            });
+    let play_game = |i: usize| {
+        if wanted(i) {
+            play(&maps, i, nodes, &opponent, &tally);
         }
-    });
+    };
+    run_indexed(games, 2, play_game, |_| {});
     report(&tally.into_inner().unwrap(), nodes, opponent.name());
 }
 

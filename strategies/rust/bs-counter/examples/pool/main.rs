@@ -17,12 +17,12 @@
 mod reference;
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use botbox::games::bs::{CallObservation, Game, PLAYERS, PlayObservation};
 use botbox::games::{derive_seed, seat_seed};
 use botbox::runtime::{Instance, Limits, Setup, Strategy};
+use botbox::tournament::run_indexed;
 use botbox_sdk::{BsStrategy, Params, Rng};
 use bs_counter::Counter;
 
@@ -143,38 +143,23 @@ fn main() {
     let focus: Option<usize> = std::env::var("FOCUS")
         .ok()
         .map(|s| s.parse().expect("FOCUS"));
-    let next = AtomicUsize::new(0);
-    let tally = Mutex::new(vec![Tally::default(); pool.len()]);
     let calibration = Calibration::default();
     let start = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= games {
-                        break;
-                    }
-                    let (seated, winner) = play(
-                        &pool,
-                        &names,
-                        derive_seed(seed, i as u64),
-                        focus,
-                        &calibration,
-                    );
-                    let mut t = tally.lock().unwrap();
-                    for &p in &seated {
-                        t[p].games += 1;
-                    }
-                    if let Some(w) = winner {
-                        t[seated[w]].wins += 1;
-                    }
-                }
-            });
-        }
-    });
+    let play_game = |i: usize| {
+        let seed = derive_seed(seed, i as u64);
+        play(&pool, &names, seed, focus, &calibration)
+    };
+    let results = run_indexed(games, 2, play_game, |_| {});
     let elapsed = start.elapsed().as_secs_f64();
-    let t = tally.into_inner().unwrap();
+    let mut t = vec![Tally::default(); pool.len()];
+    for (seated, winner) in results {
+        for &p in &seated {
+            t[p].games += 1;
+        }
+        if let Some(w) = winner {
+            t[seated[w]].wins += 1;
+        }
+    }
     let rate = |x: &Tally| x.wins as f64 / x.games.max(1) as f64;
     let mut order: Vec<usize> = (0..pool.len()).collect();
     order.sort_by(|&a, &b| rate(&t[b]).total_cmp(&rate(&t[a])));
