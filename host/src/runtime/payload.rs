@@ -11,8 +11,7 @@ use super::lua::convert;
 pub trait Payload: Serialize {
     /// The Lua value for this payload; by default the JSON shape converted into tables.
     fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
-        let json = serde_json::to_value(self).map_err(mlua::Error::external)?;
-        convert::json_to_lua(lua, &json)
+        json_table(lua, self)
     }
 
     /// Calls the strategy's function `module[key]` (read raw) with this payload through the state's
@@ -26,10 +25,26 @@ pub trait Payload: Serialize {
         module: &mlua::Table,
         key: &mlua::LuaString,
     ) -> mlua::Result<Option<(bool, mlua::Value)>> {
-        match module.raw_get::<mlua::Value>(key)? {
-            mlua::Value::Function(f) => wrapper.call((f, self.to_lua(lua)?)).map(Some),
-            _ => Ok(None),
-        }
+        call_with_table(wrapper, module, key, || self.to_lua(lua))
+    }
+}
+
+/// The JSON shape of `value` as Lua tables.
+fn json_table(lua: &mlua::Lua, value: &(impl Serialize + ?Sized)) -> mlua::Result<mlua::Value> {
+    let json = serde_json::to_value(value).map_err(mlua::Error::external)?;
+    convert::json_to_lua(lua, &json)
+}
+
+/// `wrapper(module[key], table())` if `module[key]` (read raw) is a function, else `None`.
+fn call_with_table(
+    wrapper: &mlua::Function,
+    module: &mlua::Table,
+    key: &mlua::LuaString,
+    table: impl FnOnce() -> mlua::Result<mlua::Value>,
+) -> mlua::Result<Option<(bool, mlua::Value)>> {
+    match module.raw_get::<mlua::Value>(key)? {
+        mlua::Value::Function(f) => wrapper.call((f, table()?)).map(Some),
+        _ => Ok(None),
     }
 }
 
@@ -52,12 +67,16 @@ impl Answer for botbox_sdk::worms::Move {}
 impl Payload for botbox_sdk::dice::Observation {}
 impl Answer for botbox_sdk::dice::Move {}
 
-/// BS's payloads cross through their packed constructors ([`super::lua::bs`]): `$prepare` packs one.
+/// BS's payloads cross through their packed constructors ([`super::lua::bs`]) when `$prepare` can
+/// pack them, else as their JSON shape.
 macro_rules! bs_payload {
     ($($payload:ty => $prepare:ident),* $(,)?) => {$(
         impl Payload for $payload {
             fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
-                super::lua::bs::$prepare(self).table(lua)
+                match super::lua::bs::$prepare(self) {
+                    Some(packed) => packed.table(lua),
+                    None => json_table(lua, self),
+                }
             }
 
             fn call_lua(
@@ -67,7 +86,10 @@ macro_rules! bs_payload {
                 module: &mlua::Table,
                 key: &mlua::LuaString,
             ) -> mlua::Result<Option<(bool, mlua::Value)>> {
-                super::lua::bs::$prepare(self).call(lua, wrapper, module, key)
+                match super::lua::bs::$prepare(self) {
+                    Some(packed) => packed.call(lua, wrapper, module, key),
+                    None => call_with_table(wrapper, module, key, || json_table(lua, self)),
+                }
             }
         }
     )*};

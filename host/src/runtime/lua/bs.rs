@@ -100,7 +100,7 @@ fn cache<R>(lua: &Lua, f: impl FnOnce(&Cache) -> mlua::Result<R>) -> mlua::Resul
 }
 
 /// Which constructor a packed string is for.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 enum Kind {
     Play,
     Call,
@@ -137,44 +137,23 @@ fn with_constructor<R>(
     })
 }
 
-/// A BS payload on its way into a state: the packed string and its constructor, or (a value too large
-/// for its byte, a table of another size than four) the JSON shape converted.
+/// A BS payload on its way into a state: its packed bytes, for the constructor of its kind (`play`
+/// and `call` bound to the players' names).
+#[derive(Debug)]
 pub struct Prepared<'a> {
-    packed: Option<(Packed, Kind)>,
+    packed: Packed,
+    kind: Kind,
     players: &'a [String],
-    json: &'a dyn erased::Json,
-}
-
-impl std::fmt::Debug for Prepared<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("bs::Prepared")
-            .field("packed", &self.packed.is_some())
-            .finish_non_exhaustive()
-    }
-}
-
-mod erased {
-    /// `serde_json::to_value` behind a trait object, for the general path.
-    pub trait Json {
-        fn to_json(&self) -> serde_json::Result<serde_json::Value>;
-    }
-    impl<T: serde::Serialize> Json for T {
-        fn to_json(&self) -> serde_json::Result<serde_json::Value> {
-            serde_json::to_value(self)
-        }
-    }
 }
 
 impl Prepared<'_> {
     /// The table, as the strategy sees it.
     pub fn table(&self, lua: &Lua) -> mlua::Result<Value> {
-        match &self.packed {
-            Some((p, kind)) => with_constructor(lua, self.players, *kind, |c, constructor| {
-                c.bytes.write_bytes(0, p.as_bytes());
-                c.build.call((constructor, &c.bytes, p.len))
-            }),
-            None => json(lua, self.json),
-        }
+        let p = &self.packed;
+        with_constructor(lua, self.players, self.kind, |c, constructor| {
+            c.bytes.write_bytes(0, p.as_bytes());
+            c.build.call((constructor, &c.bytes, p.len))
+        })
     }
 
     /// `wrapper(module[key], table)` in one crossing into the state; `None` if `module[key]` (read
@@ -186,19 +165,14 @@ impl Prepared<'_> {
         module: &Table,
         key: &LuaString,
     ) -> mlua::Result<Option<(bool, Value)>> {
-        match &self.packed {
-            Some((p, kind)) => with_constructor(lua, self.players, *kind, |c, constructor| {
-                c.bytes.write_bytes(0, p.as_bytes());
-                let (found, ok, value): (bool, Option<bool>, Value) =
-                    c.dispatch
-                        .call((constructor, wrapper, module, key, &c.bytes, p.len))?;
-                Ok(found.then(|| (ok.unwrap_or(false), value)))
-            }),
-            None => match module.raw_get::<Value>(key)? {
-                Value::Function(f) => wrapper.call((f, json(lua, self.json)?)).map(Some),
-                _ => Ok(None),
-            },
-        }
+        let p = &self.packed;
+        with_constructor(lua, self.players, self.kind, |c, constructor| {
+            c.bytes.write_bytes(0, p.as_bytes());
+            let (found, ok, value): (bool, Option<bool>, Value) =
+                c.dispatch
+                    .call((constructor, wrapper, module, key, &c.bytes, p.len))?;
+            Ok(found.then(|| (ok.unwrap_or(false), value)))
+        })
     }
 }
 
@@ -206,6 +180,7 @@ impl Prepared<'_> {
 const PACKED_MAX: usize = 96;
 
 /// Bytes for the packed string: each value must fit its width, else `None` (the general path).
+#[derive(Debug)]
 struct Packed {
     bytes: [u8; PACKED_MAX],
     len: usize,
@@ -252,13 +227,9 @@ impl Packed {
     }
 }
 
-fn json(lua: &Lua, value: &dyn erased::Json) -> mlua::Result<Value> {
-    let json = value.to_json().map_err(mlua::Error::external)?;
-    super::convert::json_to_lua(lua, &json)
-}
-
-/// The `obs` of `play`: the same shape as its JSON.
-pub fn play_observation(obs: &PlayObservation) -> Prepared<'_> {
+/// The `obs` of `play`, packed; `None` (the general path: the JSON shape converted) for a value too
+/// large for its byte or a table of another size than four.
+pub fn play_observation(obs: &PlayObservation) -> Option<Prepared<'_>> {
     let mut p = Packed::new();
     p.byte(obs.you)
         .two(obs.round)
@@ -267,29 +238,29 @@ pub fn play_observation(obs: &PlayObservation) -> Prepared<'_> {
         .byte(obs.pile);
     p.bytes(&obs.hand_sizes).bytes(&obs.hand);
     let four = obs.players.len() == 4 && obs.hand_sizes.len() == 4;
-    Prepared {
-        packed: p.done().filter(|_| four).map(|p| (p, Kind::Play)),
+    p.done().filter(|_| four).map(|packed| Prepared {
+        packed,
+        kind: Kind::Play,
         players: &obs.players,
-        json: obs,
-    }
+    })
 }
 
-/// The `obs` of `call`: the same shape as its JSON.
-pub fn call_observation(obs: &CallObservation) -> Prepared<'_> {
+/// The `obs` of `call`, packed; `None` as for [`play_observation`].
+pub fn call_observation(obs: &CallObservation) -> Option<Prepared<'_>> {
     let mut p = Packed::new();
     p.byte(obs.you).two(obs.round).two(obs.turn);
     p.bytes(&[obs.player, obs.rank, obs.count, obs.player_hand, obs.pile]);
     p.bytes(&obs.hand_sizes).bytes(&obs.hand);
     let four = obs.players.len() == 4 && obs.hand_sizes.len() == 4;
-    Prepared {
-        packed: p.done().filter(|_| four).map(|p| (p, Kind::Call)),
+    p.done().filter(|_| four).map(|packed| Prepared {
+        packed,
+        kind: Kind::Call,
         players: &obs.players,
-        json: obs,
-    }
+    })
 }
 
-/// The `event` of `observe`: the same shape as its JSON.
-pub fn event(event: &Event) -> Prepared<'_> {
+/// The `event` of `observe`, packed; `None` for a value too large for its byte.
+pub fn event(event: &Event) -> Option<Prepared<'_>> {
     let mut p = Packed::new();
     match event {
         Event::Play {
@@ -320,11 +291,11 @@ pub fn event(event: &Event) -> Prepared<'_> {
         }
         Event::RoundEnd { round } => p.byte(3).two(*round),
     };
-    Prepared {
-        packed: p.done().map(|p| (p, Kind::Event)),
+    p.done().map(|packed| Prepared {
+        packed,
+        kind: Kind::Event,
         players: &[],
-        json: event,
-    }
+    })
 }
 
 /// Reads `play`'s answer, a list of card ids, without running strategy code: a table with keys
@@ -382,12 +353,21 @@ fn describe(v: &Value) -> String {
 mod tests {
     use super::*;
     use crate::games::bs::{Game, policy};
+    use crate::runtime::Payload;
     use crate::runtime::lua::convert::lua_to_json;
 
-    fn same_shape(table: Value, expected: &impl serde::Serialize) {
+    /// `payload`'s table through the real entry point equals its JSON shape; `fast` says whether it
+    /// took the packed path.
+    fn same_shape(lua: &Lua, payload: &impl Payload, fast: bool, packed: Option<Prepared<'_>>) {
         assert_eq!(
-            lua_to_json(&table).unwrap(),
-            serde_json::to_value(expected).unwrap()
+            packed.is_some(),
+            fast,
+            "{}",
+            serde_json::to_value(payload).unwrap()
+        );
+        assert_eq!(
+            lua_to_json(&payload.to_lua(lua).unwrap()).unwrap(),
+            serde_json::to_value(payload).unwrap()
         );
     }
 
@@ -400,22 +380,18 @@ mod tests {
         policy::play_out(
             &mut game,
             |g| {
-                same_shape(
-                    play_observation(&g.play_observation(&names))
-                        .table(&lua)
-                        .unwrap(),
-                    &g.play_observation(&names),
-                );
+                let obs = g.play_observation(&names);
+                same_shape(&lua, &obs, true, play_observation(&obs));
                 policy::honest_or_oldest(g.hand(g.to_move()), g.required_rank())
             },
             |g, seat, count| {
                 let obs = g.call_observation(seat, &names).unwrap();
-                same_shape(call_observation(&obs).table(&lua).unwrap(), &obs);
+                same_shape(&lua, &obs, true, call_observation(&obs));
                 count >= 2
             },
             |_, r| {
                 for e in [Some(r.event()), r.round_end()].into_iter().flatten() {
-                    same_shape(event(&e).table(&lua).unwrap(), &e);
+                    same_shape(&lua, &e, true, event(&e));
                     events += 1;
                 }
             },
@@ -423,13 +399,13 @@ mod tests {
         assert!(events > 4);
         let names2: Vec<String> = ["e", "f", "g", "h"].map(String::from).to_vec();
         let rebound = game.play_observation(&names2);
-        same_shape(play_observation(&rebound).table(&lua).unwrap(), &rebound);
+        same_shape(&lua, &rebound, true, play_observation(&rebound));
         let mut odd = game.play_observation(&names);
         odd.turn = 70_000;
-        same_shape(play_observation(&odd).table(&lua).unwrap(), &odd);
+        same_shape(&lua, &odd, false, play_observation(&odd));
         odd.players.pop();
         odd.turn = 5;
-        same_shape(play_observation(&odd).table(&lua).unwrap(), &odd);
+        same_shape(&lua, &odd, false, play_observation(&odd));
         let call = Event::Call {
             turn: 300,
             player: 3,
@@ -440,9 +416,9 @@ mod tests {
             taken: 40,
             reward: true,
         };
-        same_shape(event(&call).table(&lua).unwrap(), &call);
+        same_shape(&lua, &call, true, event(&call));
         let round = Event::RoundEnd { round: 1000 };
-        same_shape(event(&round).table(&lua).unwrap(), &round);
+        same_shape(&lua, &round, true, event(&round));
         let play = Event::Play {
             turn: 1,
             player: 1,
@@ -451,7 +427,7 @@ mod tests {
             hand_size: 11,
             pile: 2,
         };
-        same_shape(event(&play).table(&lua).unwrap(), &play);
+        same_shape(&lua, &play, true, event(&play));
     }
 
     #[test]

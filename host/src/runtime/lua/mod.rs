@@ -217,15 +217,11 @@ impl Instance {
         vm.begin();
         let result = observation.call_lua(&vm.lua, &vm.wrapper, &self.module, &key);
         vm.end();
-        let result = match result {
-            Ok(Some(result)) => Ok(result),
-            Ok(None) => {
-                return Err(Fault::new(
-                    FaultKind::Error,
-                    format!("the strategy has no function `{function}`"),
-                ));
-            }
-            Err(e) => Err(e),
+        let Some(result) = result.transpose() else {
+            return Err(Fault::new(
+                FaultKind::Error,
+                format!("the strategy has no function `{function}`"),
+            ));
         };
         let answer = vm.outcome(result).and_then(|value| {
             A::from_lua(&value)
