@@ -4,7 +4,8 @@
 //! cost more than a whole BS game of a light strategy. A state goes back to its thread's pool when its
 //! game ends without a fault; the next instance of the same program under the same limits on that
 //! thread takes it instead of making one. What makes that safe is in [`super`]: each game runs a copy
-//! of the chunk in a new environment over read-only libraries, after a full collection.
+//! of the chunk in a new environment over read-only libraries (a heap that has grown is collected
+//! first; see `Vm::begin_game`).
 //!
 //! Threads never share a state (a state is not `Send`), and a pool holds at most [`IDLE`] states,
 //! dropping the longest idle one first, so programs that are no longer played (a hot-reloaded bot's
