@@ -7,7 +7,7 @@ mod util;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use util::{botbox, scratch, stderr, stdout};
+use util::{botbox, run_json, scratch, stderr, stdout};
 
 /// Player1 of the contest: all cards of the rank, else the oldest card; calls claims of 3 or more.
 const PLAYER1: &str = r#"
@@ -115,17 +115,6 @@ fn write_bots(dir: &Path, bots: &[(&str, &str)]) -> Vec<PathBuf> {
             path
         })
         .collect()
-}
-
-/// Runs botbox with `args` plus `--json FILE`, checks it succeeded, returns stdout and the JSON.
-fn run_json(dir: &Path, args: &[&str]) -> (String, Value) {
-    let file = dir.join("report.json");
-    let mut all = args.to_vec();
-    all.extend_from_slice(&["--json", file.to_str().unwrap()]);
-    let out = botbox(&all);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    (stdout(&out), json)
 }
 
 fn paths(bots: &[PathBuf]) -> Vec<&str> {

@@ -3,18 +3,14 @@
 mod util;
 
 use serde_json::Value;
-use util::{at, botbox, scratch, stderr, stdout};
+use util::{at, botbox, run_json, scratch, stderr, stdout};
 
 /// Runs `botbox dice` with `args` and `--json`, checks it succeeded, and returns stdout and the JSON.
 fn dice(name: &str, args: &[&str]) -> (String, Value) {
-    let file = scratch(&format!("dice/{name}")).join("report.json");
-    let mut all = vec!["dice"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&["--json", file.to_str().unwrap()]);
-    let out = botbox(&all);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    (stdout(&out), json)
+    run_json(
+        &scratch(&format!("dice/{name}")),
+        &[&["dice"], args].concat(),
+    )
 }
 
 #[test]
@@ -183,14 +179,11 @@ fn replays_record_the_first_games_of_every_pair_and_print() {
 /// Runs `botbox tournament dice --variant free` with `args` and `--json`, checks it succeeded, and
 /// returns stdout and the JSON report.
 fn free(name: &str, args: &[&str]) -> (String, Value) {
-    let file = scratch(&format!("dice-free/{name}")).join("report.json");
-    let mut all = vec!["tournament", "dice", "--variant", "free"];
-    all.extend_from_slice(args);
-    all.extend_from_slice(&["--json", file.to_str().unwrap()]);
-    let out = botbox(&all);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    (stdout(&out), json)
+    let command = ["tournament", "dice", "--variant", "free"];
+    run_json(
+        &scratch(&format!("dice-free/{name}")),
+        &[&command, args].concat(),
+    )
 }
 
 /// The die index (0-based) of a free-variant entry named like `D3:frontmost`.

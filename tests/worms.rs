@@ -9,15 +9,9 @@ use util::{at, botbox, scratch, stderr, stdout};
 const GREEDY: &str = "strategies/lua/worms/greedy.lua";
 const RANDOM: &str = "strategies/lua/worms/random.lua";
 
-/// Runs botbox with `args` plus `--json FILE`, checks it succeeded, returns stdout and the JSON.
+/// [`util::run_json`] in the scratch directory `worms/NAME`.
 fn run_json(name: &str, args: &[&str]) -> (String, Value) {
-    let file = scratch(&format!("worms/{name}")).join("report.json");
-    let mut all = args.to_vec();
-    all.extend_from_slice(&["--json", file.to_str().unwrap()]);
-    let out = botbox(&all);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    (stdout(&out), json)
+    util::run_json(&scratch(&format!("worms/{name}")), args)
 }
 
 #[test]

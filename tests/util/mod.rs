@@ -39,6 +39,18 @@ pub fn botbox(args: &[&str]) -> Output {
         .expect("running botbox")
 }
 
+/// Runs botbox with `args` plus `--json DIR/report.json`, checks it succeeded, and returns stdout and
+/// the report.
+pub fn run_json(dir: &Path, args: &[&str]) -> (String, serde_json::Value) {
+    let file = dir.join("report.json");
+    let mut all = args.to_vec();
+    all.extend_from_slice(&["--json", file.to_str().unwrap()]);
+    let out = botbox(&all);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    (stdout(&out), json)
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
