@@ -76,10 +76,11 @@ pub struct Fault {
 }
 
 impl Fault {
+    /// A fault with `message`, cut to [`MAX_MESSAGE`] bytes (the original length noted).
     pub fn new(kind: FaultKind, message: impl Into<String>) -> Fault {
         Fault {
             kind,
-            message: message.into(),
+            message: cap_message(message.into()),
         }
     }
 }
@@ -110,4 +111,54 @@ pub enum LoadError {
     Abi { file: String, message: String },
     #[error("{}: building the Rust strategy failed: {message}", path.display())]
     Build { path: PathBuf, message: String },
+}
+
+/// The longest fault message, log line or quoted answer kept, in bytes: a strategy's error of
+/// megabytes would otherwise be copied whole into every report, replay and terminal line.
+pub const MAX_MESSAGE: usize = 4096;
+
+/// `message` if it fits [`MAX_MESSAGE`], else its beginning (cut at a character boundary) and a note
+/// of its length.
+pub fn cap_message(message: String) -> String {
+    if message.len() <= MAX_MESSAGE {
+        return message;
+    }
+    let mut end = MAX_MESSAGE - 64;
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{} [... cut: {} bytes in all]",
+        &message[..end],
+        message.len()
+    )
+}
+
+/// Bytes from a strategy as text, lossily, cut like [`cap_message`] before they are copied.
+pub fn cap_bytes(bytes: &[u8]) -> String {
+    if bytes.len() <= MAX_MESSAGE {
+        return String::from_utf8_lossy(bytes).into_owned();
+    }
+    let head = String::from_utf8_lossy(&bytes[..MAX_MESSAGE - 64]);
+    let head = head.trim_end_matches('\u{fffd}');
+    format!("{head} [... cut: {} bytes in all]", bytes.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_are_cut_with_their_length_noted() {
+        let short = "x".repeat(MAX_MESSAGE);
+        assert_eq!(cap_message(short.clone()), short);
+        let long = "é".repeat(1 << 20);
+        let cut = cap_message(long.clone());
+        assert!(cut.len() <= MAX_MESSAGE, "{}", cut.len());
+        assert!(cut.ends_with(&format!("[... cut: {} bytes in all]", long.len())));
+        let bytes = cap_bytes(long.as_bytes());
+        assert!(bytes.len() <= MAX_MESSAGE);
+        assert!(bytes.starts_with("éé"));
+        assert!(Fault::new(FaultKind::Error, long).message.len() <= MAX_MESSAGE);
+    }
 }

@@ -1,6 +1,8 @@
 //! A strategy's log for one game: what it printed (Lua `print`, WASM `botbox.log`), capped in bytes so
 //! a chatty or hostile strategy cannot fill the host's memory.
 
+use super::fault::cap_message;
+
 /// Log lines, at most `cap` bytes of them; past that one truncation notice and nothing more.
 #[derive(Debug, Default)]
 pub struct Log {
@@ -22,10 +24,12 @@ impl Log {
         &self.lines
     }
 
+    /// Adds a line, itself cut to [`super::fault::MAX_MESSAGE`] bytes.
     pub fn push(&mut self, line: String) {
         if self.truncated {
             return;
         }
+        let line = cap_message(line);
         if self.bytes + line.len() > self.cap {
             self.truncated = true;
             self.lines

@@ -48,8 +48,9 @@ local function event(s)
   end
 end
 -- The packed bytes arrive in a buffer the host writes in place (making a string from the host costs a
--- protected call); `build` reads them as a string for `byte`.
-local readstring = buffer.readstring
+-- protected call); `build` reads them as a string for `byte`, with the library's own readstring (the
+-- strategy's is wrapped to charge its size to the budget; see costs.rs).
+local readstring = ((...) or buffer).readstring
 local function build(constructor, b, n)
   return constructor(readstring(b, 0, n))
 end
@@ -82,8 +83,8 @@ struct Cache {
 fn cache<R>(lua: &Lua, f: impl FnOnce(&Cache) -> mlua::Result<R>) -> mlua::Result<R> {
     if lua.app_data_ref::<Cache>().is_none() {
         static CODE: LazyLock<Vec<u8>> = LazyLock::new(|| super::compile_trusted(CONSTRUCTORS));
-        let (bind, event, build, dispatch) =
-            super::load_trusted(lua, "=botbox.bs", &CODE)?.call(())?;
+        let (bind, event, build, dispatch) = super::load_trusted(lua, "=botbox.bs", &CODE)?
+            .call(lua.named_registry_value::<Value>(super::ORIGINALS_KEY)?)?;
         let bound = RefCell::new(None);
         let bytes = lua.create_buffer([0u8; PACKED_MAX])?;
         lua.set_app_data(Cache {

@@ -20,10 +20,12 @@
 
 pub mod bs;
 pub mod convert;
+mod costs;
 pub mod g2048;
 mod pool;
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 use std::fmt;
 use std::rc::Rc;
 use std::sync::LazyLock;
@@ -51,8 +53,21 @@ pub struct Program {
 
 static NEXT_PROGRAM: AtomicU64 = AtomicU64::new(1);
 
+/// The largest Lua source accepted, checked before parsing: the largest bundled strategy is about
+/// 20 KiB, and Luau parses and compiles a megabyte in well under a second.
+pub const MAX_SOURCE: usize = 1 << 20;
+
 impl Program {
     pub fn compile(display: &str, bytes: &[u8]) -> Result<Program, LoadError> {
+        if bytes.len() > MAX_SOURCE {
+            return Err(LoadError::Syntax {
+                message: format!(
+                    "{display}: {} bytes of source is over the limit of {} KiB for a Lua strategy",
+                    bytes.len(),
+                    MAX_SOURCE >> 10
+                ),
+            });
+        }
         let source = String::from_utf8(bytes.to_vec()).map_err(|_| LoadError::Syntax {
             message: format!("{display}: not UTF-8 text (bytecode is not accepted)"),
         })?;
@@ -100,6 +115,11 @@ struct Shared {
     over: Cell<Option<FaultKind>>,
     deadline: Deadline,
     log: RefCell<Log>,
+    /// The cap on live memory now (the limit, plus what stayed live from earlier games on a reused
+    /// state): a heap still above it after a full collection is fault `memory`.
+    cap: Cell<usize>,
+    /// The interrupt runs a full collection once the heap passes this.
+    collect_at: Cell<usize>,
 }
 
 /// A reused state whose heap has grown by more than this share of the cap is collected before its
@@ -125,6 +145,8 @@ struct Vm {
     chunk: Function,
     /// `math.randomseed`, kept from before the sandbox closed the library.
     randomseed: Function,
+    /// The charges of sized library calls not yet passed to the host ([`costs`]): zeroed per call.
+    meter: mlua::Buffer,
     /// The metatable of every game's environment: reads fall through to the read-only globals.
     env_meta: Table,
     /// The file's name for messages.
@@ -132,8 +154,6 @@ struct Vm {
     /// The heap right after the state was made, and the program it belongs to.
     base_memory: usize,
     program: u64,
-    /// The heap's cap now: the limit, plus what stayed live from earlier games.
-    cap: usize,
     /// Games started on this state.
     games: u64,
     /// Cleared by any fault: such a state is not reused.
@@ -255,10 +275,13 @@ impl Vm {
             over: Cell::new(None),
             deadline: Deadline::new(),
             log: RefCell::new(Log::new(limits.log_bytes)),
+            cap: Cell::new(limits.memory),
+            collect_at: Cell::new(limits.memory),
         });
         let lua = Lua::new_with(libs(), LuaOptions::new()).map_err(load)?;
         let prepared = prepare(&lua, &shared).map_err(load)?;
-        lua.set_memory_limit(limits.memory).map_err(load)?;
+        lua.set_memory_limit(hard_limit(limits.memory))
+            .map_err(load)?;
         install_interrupt(&lua, &shared);
         let chunk = lua
             .load(&program.bytecode)
@@ -276,9 +299,9 @@ impl Vm {
             wrapper: prepared.wrapper,
             chunk,
             randomseed: prepared.randomseed,
+            meter: prepared.meter,
             env_meta: prepared.env_meta,
             program: program.id,
-            cap: limits.memory,
             games: 0,
             healthy: Cell::new(true),
             keys: RefCell::new(Vec::new()),
@@ -311,8 +334,12 @@ impl Vm {
                 self.lua.gc_collect().map_err(host)?;
             }
             let kept = self.lua.used_memory().saturating_sub(self.base_memory);
-            self.cap = self.limits.memory + kept;
-            self.lua.set_memory_limit(self.cap).map_err(host)?;
+            let cap = self.limits.memory + kept;
+            self.shared.cap.set(cap);
+            self.shared.collect_at.set(cap);
+            self.lua
+                .set_memory_limit(hard_limit(self.limits.memory) + kept)
+                .map_err(host)?;
         }
         self.games += 1;
         self.randomseed
@@ -342,6 +369,7 @@ impl Vm {
     }
 
     fn begin(&self) {
+        self.meter.write_bytes(0, &[0; 8]);
         self.shared.ticks.set(0);
         self.shared.over.set(None);
         self.shared.deadline.arm(self.limits.wall);
@@ -365,7 +393,17 @@ impl Vm {
             return Err(match kind {
                 FaultKind::Timeout => Fault::new(
                     kind,
-                    format!("took longer than {} ms", self.limits.wall.as_millis()),
+                    format!(
+                        "used more than {} ms of CPU time in one call",
+                        self.limits.wall.as_millis()
+                    ),
+                ),
+                FaultKind::Memory => Fault::new(
+                    kind,
+                    format!(
+                        "holds more than its memory cap of {} MiB alive (after a full collection)",
+                        self.limits.memory >> 20
+                    ),
                 ),
                 _ => Fault::new(
                     kind,
@@ -376,7 +414,7 @@ impl Vm {
         match result {
             Ok((true, value)) => Ok(value),
             Ok((false, Value::String(s))) => {
-                let message = s.to_string_lossy();
+                let message = super::fault::cap_bytes(&s.as_bytes());
                 // Out of memory, the error handler itself may fail to build its message.
                 let oom = message.starts_with("not enough memory")
                     || (message == "error in error handling" && self.near_memory_cap());
@@ -396,9 +434,10 @@ impl Vm {
 }
 
 impl Vm {
-    /// Whether the heap is within 1 MiB of its cap: what a memory bomb leaves behind.
+    /// Whether the heap is within 1 MiB of its hard limit: what a memory bomb leaves behind.
     fn near_memory_cap(&self) -> bool {
-        self.lua.used_memory() + (1 << 20) >= self.cap
+        let kept = self.shared.cap.get() - self.limits.memory;
+        self.lua.used_memory() + (1 << 20) >= hard_limit(self.limits.memory) + kept
     }
 }
 
@@ -437,6 +476,7 @@ fn host_fault(kind: FaultKind, e: mlua::Error) -> Fault {
 struct Prepared {
     wrapper: Function,
     randomseed: Function,
+    meter: mlua::Buffer,
     env_meta: Table,
 }
 
@@ -457,6 +497,7 @@ fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> {
     let math: Table = globals.raw_get("math")?;
     let randomseed: Function = math.raw_get("randomseed")?;
     g2048::install(lua)?;
+    let meter = install_costs(lua, shared)?;
 
     let describe = lua.create_function(|lua, e: Value| match e {
         // Out of memory there is no room for a traceback: keep the message as it is.
@@ -464,8 +505,9 @@ fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> {
             Ok(s.to_string_lossy())
         }
         Value::String(s) => {
+            let message = super::fault::cap_bytes(&s.as_bytes());
             let traceback = lua.traceback(None, 2)?.to_string_lossy();
-            Ok(with_traceback(&s.to_string_lossy(), &traceback))
+            Ok(with_traceback(&message, &traceback))
         }
         other => Ok(format!("<{}>", other.type_name())),
     })?;
@@ -476,12 +518,93 @@ fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> {
     let env_meta = lua.create_table()?;
     env_meta.raw_set("__index", &globals)?;
     env_meta.set_readonly(true);
+    freeze(&Value::Table(globals), &mut HashSet::new())?;
     lua.sandbox(true)?;
     Ok(Prepared {
         wrapper,
         randomseed,
+        meter,
         env_meta,
     })
+}
+
+/// Makes every table reachable from `value` (keys, values, metatables) read-only. `sandbox(true)`
+/// freezes the libraries and the globals one level deep; a host module's nested table
+/// (`g2048.directions`) would otherwise be a place where one game leaves a value for the next.
+fn freeze(value: &Value, seen: &mut HashSet<usize>) -> mlua::Result<()> {
+    let Value::Table(t) = value else {
+        return Ok(());
+    };
+    if !seen.insert(t.to_pointer() as usize) {
+        return Ok(());
+    }
+    if let Some(meta) = t.metatable() {
+        freeze(&Value::Table(meta), seen)?;
+    }
+    let mut inner = Vec::new();
+    t.for_each(|k: Value, v: Value| {
+        inner.push(k);
+        inner.push(v);
+        Ok(())
+    })?;
+    for v in &inner {
+        freeze(v, seen)?;
+    }
+    t.set_readonly(true);
+    Ok(())
+}
+
+/// Installs the wrappers of [`costs`], charging through a host function, and returns the buffer
+/// they add small charges up in. The trusted observation constructors keep the original functions
+/// (they are loaded before, or given them).
+fn install_costs(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<mlua::Buffer> {
+    let meter = lua.create_buffer([0u8; 8])?;
+    let payer = shared.clone();
+    let charge = lua.create_function(move |_, ticks: f64| payer.charge(ticks))?;
+    let globals = lua.globals();
+    let buffer: Table = globals.raw_get("buffer")?;
+    let originals = lua.create_table()?;
+    originals.raw_set("readstring", buffer.raw_get::<Function>("readstring")?)?;
+    lua.set_named_registry_value(ORIGINALS_KEY, originals)?;
+    static CODE: LazyLock<Vec<u8>> = LazyLock::new(|| compile_trusted(costs::WRAPPERS));
+    load_trusted(lua, "=botbox.limits", &CODE)?.call::<()>((
+        charge,
+        meter.clone(),
+        globals.raw_get::<Table>("string")?,
+        globals.raw_get::<Table>("table")?,
+        buffer,
+        globals.raw_get::<Table>("utf8")?,
+        costs::SMALL,
+        costs::BATCH,
+        costs::BYTES_PER_TICK,
+    ))?;
+    Ok(meter)
+}
+
+/// The registry table of library functions as they were before [`costs`] wrapped them, for the
+/// host's own Luau code.
+pub(crate) const ORIGINALS_KEY: &str = "botbox.originals";
+
+/// The allocator's hard limit for a live-memory cap: room for the garbage made between two
+/// interrupts, at which the cap itself is checked after a collection.
+fn hard_limit(cap: usize) -> usize {
+    cap.saturating_mul(2)
+}
+
+impl Shared {
+    /// Charges `ticks` of library work to the budget (from [`costs`]).
+    fn charge(&self, ticks: f64) -> mlua::Result<()> {
+        let ticks = if ticks.is_nan() { 0 } else { ticks as u64 };
+        let total = self.ticks.get().saturating_add(ticks);
+        self.ticks.set(total);
+        if total > self.budget {
+            self.over.set(Some(FaultKind::Budget));
+            return Err(mlua::Error::runtime(
+                "strategy stopped: instruction budget spent",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// A game's environment: empty, its reads falling through to the read-only globals, marked `safeenv`
@@ -510,20 +633,35 @@ fn with_traceback(message: &str, traceback: &str) -> String {
     }
 }
 
+/// The heap has passed its collection mark: a full collection, then fault `memory` if what is alive
+/// is still over the cap. The next collection comes after another quarter of the cap has been
+/// allocated, so collections cost at most about the work of allocating that much.
+fn collect(lua: &Lua, shared: &Shared) -> mlua::Result<VmState> {
+    lua.gc_collect()?;
+    let live = lua.used_memory();
+    let cap = shared.cap.get();
+    if live > cap {
+        shared.over.set(Some(FaultKind::Memory));
+        return Err(mlua::Error::runtime("strategy stopped: memory cap"));
+    }
+    shared.collect_at.set(cap.max(live + cap / 4));
+    Ok(VmState::Continue)
+}
+
 fn describe_value(v: &Value) -> String {
     match v {
         Value::Nil => "nil".into(),
         Value::Boolean(b) => b.to_string(),
         Value::Integer(i) => i.to_string(),
         Value::Number(n) => n.to_string(),
-        Value::String(s) => s.to_string_lossy(),
+        Value::String(s) => super::fault::cap_bytes(&s.as_bytes()),
         other => format!("<{}>", other.type_name()),
     }
 }
 
 fn install_interrupt(lua: &Lua, shared: &Rc<Shared>) {
     let shared = shared.clone();
-    lua.set_interrupt(move |_| {
+    lua.set_interrupt(move |lua| {
         if let Some(kind) = shared.over.get() {
             return Err(mlua::Error::runtime(format!("strategy stopped: {kind}")));
         }
@@ -537,7 +675,10 @@ fn install_interrupt(lua: &Lua, shared: &Rc<Shared>) {
         }
         if shared.deadline.expired() {
             shared.over.set(Some(FaultKind::Timeout));
-            return Err(mlua::Error::runtime("strategy stopped: wall-clock limit"));
+            return Err(mlua::Error::runtime("strategy stopped: time limit"));
+        }
+        if lua.used_memory() > shared.collect_at.get() {
+            return collect(lua, &shared);
         }
         Ok(VmState::Continue)
     });

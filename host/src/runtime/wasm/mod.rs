@@ -15,15 +15,17 @@ use std::time::Duration;
 
 use wasmtime::{
     Config, Engine, InstanceAllocationStrategy, InstancePre, Linker, Memory, Module,
-    PoolingAllocationConfig, ResourceLimiter, Store, Trap, TypedFunc,
+    PoolingAllocationConfig, ResourceLimiter, Store, Trap, TypedFunc, UpdateDeadline,
 };
 
 use super::log::Log;
+use super::watchdog::Deadline;
 use super::{Answer, Fault, FaultKind, Limits, LoadError, Payload, Setup};
 
 /// The wasm stack a strategy may use; deeper recursion traps with "call stack exhausted".
 pub const MAX_WASM_STACK: usize = 512 << 10;
-/// How often the epoch advances: the wall-clock backstop's resolution.
+/// How often the epoch advances: how often a running call looks at its time limit (the CPU time of
+/// its thread, measured by [`super::watchdog`]).
 const EPOCH_TICK: Duration = Duration::from_millis(10);
 /// Answers longer than this are refused (fault `bad-output`).
 const MAX_ANSWER: usize = 1 << 20;
@@ -136,6 +138,8 @@ impl Program {
 pub struct StoreData {
     limiter: Limiter,
     log: Log,
+    /// The time limit of the current call, looked at at every epoch.
+    deadline: Deadline,
 }
 
 #[derive(Debug)]
@@ -198,9 +202,18 @@ impl Instance {
                 exceeded: false,
             },
             log: Log::new(limits.log_bytes),
+            deadline: Deadline::new(),
         };
         let mut store = Store::new(engine, data);
         store.limiter(|d| &mut d.limiter);
+        // The epoch only makes the call look at its deadline: the watchdog decides by CPU time.
+        store.epoch_deadline_callback(|store| {
+            Ok(if store.data().deadline.expired() {
+                UpdateDeadline::Interrupt
+            } else {
+                UpdateDeadline::Continue(1)
+            })
+        });
         refill(&mut store, limits);
         let load = |e: wasmtime::Error, store: &Store<StoreData>| {
             classify(e, store, limits, FaultKind::Load)
@@ -234,6 +247,7 @@ impl Instance {
         let status = init
             .call(&mut me.store, (ptr, len))
             .map_err(|e| classify(e, &me.store, limits, FaultKind::Load))?;
+        me.store.data().deadline.disarm();
         if status != 0 {
             return Err(Fault::new(
                 FaultKind::Load,
@@ -253,9 +267,9 @@ impl Instance {
         refill(&mut self.store, &self.limits);
         let f = self.function(function)?;
         let (ptr, len) = self.write_input(&input)?;
-        let packed = f
-            .call(&mut self.store, (ptr, len))
-            .map_err(|e| classify(e, &self.store, &self.limits, FaultKind::Trap))?;
+        let packed = f.call(&mut self.store, (ptr, len));
+        self.store.data().deadline.disarm();
+        let packed = packed.map_err(|e| classify(e, &self.store, &self.limits, FaultKind::Trap))?;
         if packed < 0 {
             return Err(Fault::new(
                 FaultKind::Error,
@@ -340,18 +354,14 @@ impl Instance {
     }
 }
 
-/// Fuel and the wall-clock deadline start afresh for every call.
+/// Fuel and the time limit start afresh for every call.
 fn refill(store: &mut Store<StoreData>, limits: &Limits) {
     if limits.fuel > 0 {
         // The engine meters fuel whenever the limit is non-zero, so this cannot fail.
         let _ = store.set_fuel(limits.fuel);
     }
-    let ticks = limits
-        .wall
-        .as_millis()
-        .div_ceil(EPOCH_TICK.as_millis())
-        .max(1) as u64;
-    store.set_epoch_deadline(ticks);
+    store.data().deadline.arm(limits.wall);
+    store.set_epoch_deadline(1);
 }
 
 /// Names the fault behind a wasmtime error: fuel, the epoch deadline, the memory cap, or another trap.
@@ -374,7 +384,10 @@ fn classify(
         ),
         Some(Trap::Interrupt) => Fault::new(
             FaultKind::Timeout,
-            format!("took longer than {} ms", limits.wall.as_millis()),
+            format!(
+                "used more than {} ms of CPU time in one call",
+                limits.wall.as_millis()
+            ),
         ),
         Some(trap) => Fault::new(FaultKind::Trap, format!("{trap}")),
         None => Fault::new(otherwise, format!("{e:#}")),
