@@ -24,6 +24,9 @@ pub struct LimitArgs {
     /// Data memory limit of an external program (RLIMIT_DATA), in MiB
     #[arg(long, default_value_t = Limits::default().program_memory >> 20, value_name = "MIB")]
     program_memory: usize,
+    /// Time allowed for compiling a WASM module at load, in milliseconds; 0 waits without a limit
+    #[arg(long, default_value_t = Limits::default().compile_time.as_millis() as u64, value_name = "MS")]
+    compile_time: u64,
     /// A parameter for the strategy's setup, KEY=VALUE (VALUE read as JSON if it parses, else as text); repeatable
     #[arg(long = "param", value_name = "KEY=VALUE", value_parser = parse_param)]
     params: Vec<(String, serde_json::Value)>,
@@ -48,6 +51,7 @@ impl LimitArgs {
             time_limit: limits.wall.as_millis() as u64,
             move_time: limits.move_time.as_millis() as u64,
             program_memory: limits.program_memory >> 20,
+            compile_time: limits.compile_time.as_millis() as u64,
             params: Vec::new(),
         }
     }
@@ -64,6 +68,7 @@ impl LimitArgs {
             wall: Duration::from_millis(self.time_limit),
             move_time: Duration::from_millis(self.move_time),
             program_memory: self.program_memory << 20,
+            compile_time: Duration::from_millis(self.compile_time),
             ..Limits::default()
         }
     }

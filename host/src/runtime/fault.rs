@@ -109,6 +109,11 @@ pub enum LoadError {
     },
     #[error("{file}: {message}")]
     Abi { file: String, message: String },
+    /// A module over one of the caps on its shape (checked before compiling), or one whose
+    /// compilation did not finish within the compile-time limit; see "Limits on modules" in
+    /// docs/wasm-abi.md. `message` names the limit and the value found.
+    #[error("{file}: too costly to compile: {message}")]
+    TooCostly { file: String, message: String },
     #[error("{}: building the Rust strategy failed: {message}", path.display())]
     Build { path: PathBuf, message: String },
 }

@@ -6,13 +6,19 @@
 //! - the interrupt is installed before the chunk's top level runs, and its "over budget" state is
 //!   sticky, so a `pcall` that swallows the first error meets the next one at its next tick; it is
 //!   checked after an `Ok` result too;
-//! - the wall clock is a flag raised by a timer thread ([`super::watchdog`]), checked at every tick;
+//! - the time backstop is a flag raised by a timer thread when the call has used its limit of the
+//!   thread's CPU time ([`super::watchdog`]), checked at every tick;
+//! - library calls whose cost grows with an argument are charged to the budget for their size before
+//!   they run ([`costs`]), so no single C call escapes the budget;
+//! - the memory cap bounds live memory: the allocator's hard limit is twice the cap, and past the cap
+//!   the interrupt runs a full collection and faults `memory` only if what is alive is still over it;
 //! - strategy functions are called through a trusted `xpcall` wrapper whose handler describes error
 //!   values by type, never through `__tostring`;
 //! - `require`, `loadstring`, `getfenv`/`setfenv`, `io`, `os` and `debug` are absent; chunks load in text
 //!   mode only (bytecode is refused); `print` goes to the strategy's log;
 //! - every game starts from the file's own top level in a new, empty environment table; the libraries
-//!   and the table behind it are read-only, and nothing else a strategy can reach outlives the game, so
+//!   and the table behind it are read-only (frozen deep: host modules' nested tables too, see
+//!   [`freeze`]), and nothing else a strategy can reach outlives the game, so
 //!   no value passes from one game to the next. The Luau state itself is reused ([`pool`]), since
 //!   creating one cost more than the whole game of a light strategy; a state that saw any fault is
 //!   thrown away, and `gcinfo`/`collectgarbage` (the one reading that depends on the state's past) are
@@ -22,6 +28,7 @@ pub mod bs;
 pub mod convert;
 mod costs;
 pub mod g2048;
+mod pattern;
 mod pool;
 
 use std::cell::{Cell, RefCell};
@@ -498,6 +505,12 @@ fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> {
     let randomseed: Function = math.raw_get("randomseed")?;
     g2048::install(lua)?;
     let meter = install_costs(lua, shared)?;
+    let payer = shared.clone();
+    pattern::install(
+        lua,
+        &globals.raw_get::<Table>("string")?,
+        Rc::new(move |steps| payer.charge((steps / PATTERN_STEPS_PER_TICK) as f64)),
+    )?;
 
     let describe = lua.create_function(|lua, e: Value| match e {
         // Out of memory there is no room for a traceback: keep the message as it is.
@@ -580,6 +593,9 @@ fn install_costs(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<mlua::Buffer> {
     ))?;
     Ok(meter)
 }
+
+/// Steps of the pattern matcher (a character examined, 8 bytes compared) charged as one tick.
+const PATTERN_STEPS_PER_TICK: u64 = 4;
 
 /// The registry table of library functions as they were before [`costs`] wrapped them, for the
 /// host's own Luau code.
