@@ -5,18 +5,56 @@
 //! [`Process::call`]), with the same JSON as WASM.
 //!
 //! The limits, as in the contest: [`Limits::move_time`] per answer, counted only while the program
-//! runs, since **the program is paused (`SIGSTOP`) whenever it is not its move** and resumed
-//! (`SIGCONT`) to read its input and answer; a data limit ([`Limits::program_memory`], the process's
-//! `RLIMIT_DATA`, set by `/bin/sh`'s `ulimit` before it `exec`s the program, since setting it in the
-//! child ourselves would need `unsafe`); and `SIGKILL` when the instance is dropped, at the end of
-//! the game. The program runs in a process group of its own, so pausing and killing reach whatever
-//! it starts. A crash, a timeout, garbage or a line over [`MAX_LINE`] is a [`Fault`].
+//! runs, since **the program is paused whenever it is not its move** and resumed to read its input
+//! and answer; a data limit ([`Limits::program_memory`], the process's `RLIMIT_DATA`, set by
+//! `/bin/sh`'s `ulimit` before it `exec`s the program, since setting it in the child ourselves
+//! would need `unsafe`); and `SIGKILL` when the instance is dropped, at the end of the game. A
+//! crash, a timeout, garbage or a line over [`MAX_LINE`] is a [`Fault`].
+//!
+//! **Everything a program starts is paused and killed with it**, however it forks: a program that
+//! double-forks a daemon, or whose child calls `setsid()` or `setpgid()`, leaves its process group,
+//! but not its game. The host chooses once ([`containment`]) between two ways:
+//!
+//! - **A cgroup** ([`Containment::Cgroup`]) where the machine offers one: a cgroup2 hierarchy (on a
+//!   hybrid system such as the CI machine, the one at `/sys/fs/cgroup/unified`) in which the host
+//!   may make cgroups below its own, with `cgroup.freeze` and `cgroup.kill` (Linux 5.14). Each
+//!   program gets one, made frozen; `/bin/sh` writes its own id to the cgroup's `cgroup.procs`
+//!   before it `exec`s the program, so the program is in it (and stopped) before it runs a single
+//!   instruction, and so is every process it ever starts: no fork leaves a cgroup. Pausing and
+//!   resuming is one write to `cgroup.freeze` (a paused program shows as sleeping, `S`, not
+//!   stopped); the end is a write to `cgroup.kill`, then the cgroup is removed once empty. Killed
+//!   orphans are reparented to `init`, which reaps them. Cgroups the v1 hierarchies offer
+//!   (`freezer`) are not used. A program running as root can move itself to another cgroup.
+//! - **The fallback** ([`Containment::Subreaper`]), where no cgroup can be had (or when
+//!   [`CONTAINMENT_VAR`] is `subreaper`): the program runs in a process group of its own, paused
+//!   with `SIGSTOP` and resumed with `SIGCONT`; the host makes itself a child subreaper
+//!   (`PR_SET_CHILD_SUBREAPER`), so that the program's orphans are reparented to it, and keeps each
+//!   game's set of processes from `/proc`, signalling them with the group. A process belongs to the
+//!   game if its parent does, or if it is a child of the host (an orphan) that is in the program's
+//!   process group, carries the program's [`TAG_VAR`] in its environment, or was seen in an earlier
+//!   sweep while its parent lived; another game's processes never match. The sweep costs one read
+//!   of `/proc/loadavg` per pause while no process was created on the machine, and a look at the
+//!   new process ids otherwise. At the end everything is stopped, killed, and reaped by the host.
+//!   **What it cannot guarantee**: an orphan that was never seen with its parent (a daemon that
+//!   double-forks within one move), left the program's process group and cleared its environment
+//!   is lost to the game: nothing says where it came from. Such a process is neither paused nor
+//!   killed.
+//!
+//! Either way, `setpriv --pdeathsig KILL` (util-linux) puts the parent-death signal on the program
+//! just before its `exec`, so that a host that dies without dropping its instances (`SIGKILL`, an
+//! abort) takes its programs with it; programs are started by one thread of the host that never
+//! ends, since the signal follows the thread that started the program, not the process. A host that
+//! dies leaves the programs' descendants, though: in cgroups, which the next host to start removes
+//! (killing what is in them), or, in the fallback, as orphans of `init`.
 //!
 //! **A program is not sandboxed** the way Lua and WASM are: it runs with the host's user, working
-//! directory and environment, and can read and write files and use the network. Run untrusted
-//! programs inside a container.
+//! directory and environment (plus [`SETUP_VAR`] and [`TAG_VAR`]), and can read and write files and
+//! use the network. Run untrusted programs inside a container, as a user that is not root.
 
+mod cgroup;
+mod contain;
 mod output;
+mod tree;
 
 use std::io::{self, Write};
 use std::os::fd::{AsFd, AsRawFd};
@@ -29,11 +67,12 @@ use std::time::{Duration, Instant};
 
 use nix::fcntl::{FcntlArg, OFlag, fcntl};
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
-use nix::sys::signal::{Signal, killpg};
 use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
 use serde::Serialize;
 
+use contain::Container;
+pub use contain::{CONTAINMENT_VAR, Containment, TAG_VAR, containment};
 pub use output::MAX_LINE;
 use output::{Output, Stderr};
 
@@ -75,8 +114,10 @@ impl Program {
 #[derive(Debug)]
 pub struct Process {
     child: Child,
-    /// The program's process group (its pid): signals go to the whole group.
+    /// The program's process id, also its process group's.
     group: Pid,
+    /// Holds every process the program starts: paused, resumed and killed together.
+    container: Container,
     /// Non-blocking, so that a program that does not read its input cannot block the host.
     stdin: ChildStdin,
     answers: Receiver<Output>,
@@ -98,13 +139,13 @@ impl Process {
             Fault::new(FaultKind::Load, format!("{what} {}: {e}", path.display()))
         };
         let json = serde_json::to_string(setup).map_err(|e| load("encoding the setup of", &e))?;
-        let mut child = command(path, limits)
-            .env(SETUP_VAR, json)
-            .spawn()
-            .map_err(|e| load("cannot start", &e))?;
+        let (mut container, tag) = Container::new();
+        let mut command = command(&container, path, limits);
+        command.env(SETUP_VAR, json).env(TAG_VAR, tag);
+        let mut child = contain::spawn(command).map_err(|e| load("cannot start", &e))?;
         let group = Pid::from_raw(child.id() as i32);
         // Paused before it has done more than start: it runs only when it is its move.
-        let _ = killpg(group, Signal::SIGSTOP);
+        container.started(group);
         let piped = "all three streams are piped";
         let stdin = child.stdin.take().expect(piped);
         let stdout = child.stdout.take().expect(piped);
@@ -130,6 +171,7 @@ impl Process {
         let process = Process {
             child,
             group,
+            container,
             stdin,
             answers,
             stderr: shared,
@@ -212,14 +254,14 @@ impl Process {
     fn resume(&mut self) {
         if !self.running {
             self.running = true;
-            let _ = killpg(self.group, Signal::SIGCONT);
+            self.container.resume();
         }
     }
 
     fn pause(&mut self) {
         if self.running {
             self.running = false;
-            let _ = killpg(self.group, Signal::SIGSTOP);
+            self.container.pause();
         }
     }
 
@@ -345,28 +387,23 @@ impl Process {
 }
 
 impl Drop for Process {
-    /// Kills the program and whatever it started in its group, and reaps it. A stopped process dies
-    /// of `SIGKILL` as well; one that exited already is only reaped.
+    /// Kills the program and every process it started, and reaps those that are the host's. A
+    /// paused process dies of `SIGKILL` as well; one that exited already is only reaped.
     fn drop(&mut self) {
-        let _ = killpg(self.group, Signal::SIGKILL);
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.container.kill(&mut self.child);
     }
 }
 
-/// The command that starts the program at `path` in a process group of its own, its three streams
-/// piped, under its data limit: `/bin/sh` sets the limit with `ulimit -d` (in KiB; 0 is unlimited)
-/// and `exec`s the program, which so keeps the shell's process id.
-fn command(path: &Path, limits: &Limits) -> Command {
+/// The command that starts the program at `path` in `container` and a process group of its own,
+/// its three streams piped, under its data limit: `/bin/sh` sets the limit with `ulimit -d` (in KiB;
+/// 0 is unlimited) and `exec`s the program, which so keeps the shell's process id.
+fn command(container: &Container, path: &Path, limits: &Limits) -> Command {
     let data = match limits.program_memory >> 10 {
         0 => "unlimited".to_string(),
         kib => kib.to_string(),
     };
-    let mut command = Command::new("/bin/sh");
+    let mut command = container.command(path, &data);
     command
-        .arg("-c")
-        .arg(format!("ulimit -d {data}; exec \"$0\""))
-        .arg(path)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
