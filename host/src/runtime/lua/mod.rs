@@ -152,7 +152,7 @@ struct Vm {
     chunk: Function,
     /// `math.randomseed`, kept from before the sandbox closed the library.
     randomseed: Function,
-    /// The charges of sized library calls not yet passed to the host ([`costs`]): zeroed per call.
+    /// The charges of sized library calls not yet passed to the host ([`costs`]): zeroed per game.
     meter: mlua::Buffer,
     /// The metatable of every game's environment: reads fall through to the read-only globals.
     env_meta: Table,
@@ -349,6 +349,7 @@ impl Vm {
                 .map_err(host)?;
         }
         self.games += 1;
+        self.meter.write_bytes(0, &[0; 8]);
         self.randomseed
             .call::<()>((setup.seed % (1 << 31)) as i64)
             .map_err(host)?;
@@ -376,7 +377,6 @@ impl Vm {
     }
 
     fn begin(&self) {
-        self.meter.write_bytes(0, &[0; 8]);
         self.shared.ticks.set(0);
         self.shared.over.set(None);
         self.shared.deadline.arm(self.limits.wall);
@@ -649,6 +649,9 @@ fn with_traceback(message: &str, traceback: &str) -> String {
     }
 }
 
+/// How often, in ticks, the interrupt looks at the heap's size.
+const MEMORY_EVERY: u64 = 4;
+
 /// The heap has passed its collection mark: a full collection, then fault `memory` if what is alive
 /// is still over the cap. The next collection comes after another quarter of the cap has been
 /// allocated, so collections cost at most about the work of allocating that much.
@@ -693,7 +696,9 @@ fn install_interrupt(lua: &Lua, shared: &Rc<Shared>) {
             shared.over.set(Some(FaultKind::Timeout));
             return Err(mlua::Error::runtime("strategy stopped: time limit"));
         }
-        if lua.used_memory() > shared.collect_at.get() {
+        // The heap is looked at every MEMORY_EVERY ticks (reading it is most of an interrupt's
+        // cost); the allocator's hard limit of twice the cap leaves room for what is made between.
+        if ticks.is_multiple_of(MEMORY_EVERY) && lua.used_memory() > shared.collect_at.get() {
             return collect(lua, &shared);
         }
         Ok(VmState::Continue)
