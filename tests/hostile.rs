@@ -201,16 +201,7 @@ fn host_memory_stays_bounded_across_many_memory_bombs() {
         &test_limits(),
     )
     .unwrap();
-    let rss = || -> u64 {
-        let status = std::fs::read_to_string("/proc/self/status").unwrap();
-        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
-        line.split_whitespace()
-            .nth(1)
-            .unwrap()
-            .parse::<u64>()
-            .unwrap()
-            * 1024
-    };
+    let rss = || util::proc_memory("self", "VmRSS").expect("this process has a status");
     let _ = play(&strategy, 4, 1, 1, false);
     let before = rss();
     for game in 0..30 {

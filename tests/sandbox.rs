@@ -300,14 +300,11 @@ fn a_thousand_games_of_garbage_churn_have_no_fault_and_a_growing_live_set_still_
 
 /// Peak resident memory of a running process, polled until it exits; the exit status.
 fn peak_rss(mut child: Child) -> (u64, std::process::ExitStatus) {
-    let status_file = format!("/proc/{}/status", child.id());
+    let pid = child.id().to_string();
     let mut peak = 0;
     loop {
-        if let Ok(status) = std::fs::read_to_string(&status_file)
-            && let Some(line) = status.lines().find(|l| l.starts_with("VmHWM:"))
-        {
-            let kib: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
-            peak = peak.max(kib << 10);
+        if let Some(hwm) = util::proc_memory(&pid, "VmHWM") {
+            peak = peak.max(hwm);
         }
         if let Some(status) = child.try_wait().unwrap() {
             return (peak, status);

@@ -59,6 +59,17 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// A memory figure of a process in bytes, read from `/proc/PROCESS/status` (`process` is a pid or
+/// `self`; `field` is `VmRSS`, `VmHWM`, ...): `None` once the process is gone.
+pub fn proc_memory(process: &str, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{process}/status")).ok()?;
+    let line = status
+        .lines()
+        .find(|l| l.split(':').next() == Some(field))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib << 10)
+}
+
 /// Limits small enough that a hostile strategy is stopped quickly, large enough for honest ones.
 pub fn test_limits() -> Limits {
     Limits {
