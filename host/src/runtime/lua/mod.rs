@@ -150,8 +150,9 @@ struct Vm {
     wrapper: Function,
     /// The program's chunk, loaded once; each game runs a copy of it in a new environment.
     chunk: Function,
-    /// `math.randomseed`, kept from before the sandbox closed the library.
-    randomseed: Function,
+    /// Starts a game's object identities and seeds `math.random` (`math.randomseed` is kept from
+    /// before the sandbox closed the library): [`NEW_GAME`].
+    new_game: Function,
     /// The charges of sized library calls not yet passed to the host ([`costs`]): zeroed per game.
     meter: mlua::Buffer,
     /// The metatable of every game's environment: reads fall through to the read-only globals.
@@ -210,6 +211,16 @@ const WRAPPER: &str = r#"
 local xpcall, describe = ...
 return function(f, ...)
   return xpcall(f, describe, ...)
+end
+"#;
+
+/// Run first in every game, before anything of the game is made: its objects are numbered from 1 on,
+/// whatever ran on the state before, and `math.random` starts from the game's seed.
+const NEW_GAME: &str = r#"
+local begin_identities, randomseed = ...
+return function(seed)
+  begin_identities()
+  randomseed(seed)
 end
 "#;
 
@@ -305,7 +316,7 @@ impl Vm {
             limits: limits.clone(),
             wrapper: prepared.wrapper,
             chunk,
-            randomseed: prepared.randomseed,
+            new_game: prepared.new_game,
             meter: prepared.meter,
             env_meta: prepared.env_meta,
             program: program.id,
@@ -350,7 +361,7 @@ impl Vm {
         }
         self.games += 1;
         self.meter.write_bytes(0, &[0; 8]);
-        self.randomseed
+        self.new_game
             .call::<()>((setup.seed % (1 << 31)) as i64)
             .map_err(host)?;
         let chunk = self.chunk.deep_clone().map_err(host)?;
@@ -482,7 +493,7 @@ fn host_fault(kind: FaultKind, e: mlua::Error) -> Fault {
 /// What [`prepare`] keeps of a state's set-up.
 struct Prepared {
     wrapper: Function,
-    randomseed: Function,
+    new_game: Function,
     meter: mlua::Buffer,
     env_meta: Table,
 }
@@ -495,14 +506,22 @@ fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> {
         globals.raw_set(name, Value::Nil)?;
     }
     let log = shared.clone();
+    // Luau's own `tostring` (a per-game name, or `__tostring`); mlua's would print an address.
+    let tostring: Function = globals.raw_get("tostring")?;
     let print = lua.create_function(move |_, args: MultiValue| {
-        let line: Vec<String> = args.iter().map(describe_value).collect();
+        let line: Vec<String> = args.iter().map(|v| print_value(&tostring, v)).collect();
         log.log.borrow_mut().push(line.join("\t"));
         Ok(())
     })?;
     globals.raw_set("print", print)?;
     let math: Table = globals.raw_get("math")?;
     let randomseed: Function = math.raw_get("randomseed")?;
+    // Our Luau numbers a game's objects from 1 once this runs (vendor/luau0-src/BOTBOX.md): tables
+    // hash them, and `tostring` names them, by that number instead of their address.
+    let begin_identities: Function = lua.named_registry_value("botbox.begin_game")?;
+    static NEW_GAME_CODE: LazyLock<Vec<u8>> = LazyLock::new(|| compile_trusted(NEW_GAME));
+    let new_game = load_trusted(lua, "=botbox", &NEW_GAME_CODE)?
+        .call::<Function>((begin_identities, randomseed))?;
     g2048::install(lua)?;
     let meter = install_costs(lua, shared)?;
     let payer = shared.clone();
@@ -535,7 +554,7 @@ fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> {
     lua.sandbox(true)?;
     Ok(Prepared {
         wrapper,
-        randomseed,
+        new_game,
         meter,
         env_meta,
     })
@@ -665,6 +684,19 @@ fn collect(lua: &Lua, shared: &Shared) -> mlua::Result<VmState> {
     }
     shared.collect_at.set(cap.max(live + cap / 4));
     Ok(VmState::Continue)
+}
+
+/// A value as `print` writes it: what `tostring` gives (a table's or function's per-game name, or its
+/// `__tostring`), capped.
+fn print_value(tostring: &Function, v: &Value) -> String {
+    match v {
+        Value::String(s) => super::fault::cap_bytes(&s.as_bytes()),
+        Value::Nil | Value::Boolean(_) | Value::Integer(_) | Value::Number(_) => describe_value(v),
+        other => match tostring.call::<mlua::LuaString>(other) {
+            Ok(s) => super::fault::cap_bytes(&s.as_bytes()),
+            Err(_) => format!("<{}>", other.type_name()),
+        },
+    }
 }
 
 fn describe_value(v: &Value) -> String {

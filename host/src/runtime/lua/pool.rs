@@ -162,6 +162,56 @@ return {
         }
     }
 
+    /// What a game sees of object identities: the order of keys that are objects (new ones and ones
+    /// made before the game), the names `tostring` and `print` give, and whether a weak table kept
+    /// its entries after much garbage.
+    const IDENTITIES: &str = r#"
+local weak = setmetatable({}, {__mode = "k"})
+weak[{}] = true
+return {
+  look = function()
+    local set = {}
+    for i = 1, 40 do set[{}] = i end
+    set[math.floor] = 41
+    set[string] = 42
+    set[coroutine.create(print)] = 43
+    set[buffer.create(1)] = 44
+    set[function() end] = 45
+    local order = {}
+    for _, v in pairs(set) do order[#order + 1] = v end
+    for i = 1, 20000 do local _ = {i} end
+    local held = 0
+    for _ in pairs(weak) do held += 1 end
+    print({}, math.floor)
+    return {order = order, names = {tostring({}), tostring(print), tostring(string),
+            string.format("%*", coroutine.running())}, held = held}
+  end,
+}
+"#;
+
+    #[test]
+    fn identities_are_the_same_in_every_game_whatever_ran_before_on_the_state() {
+        let program = Program::compile("identities.lua", IDENTITIES.as_bytes()).unwrap();
+        let other = Program::compile("carrier.lua", CARRIER.as_bytes()).unwrap();
+        let mut first = None;
+        for game in 1..=4u64 {
+            // Other work on the thread between games, and a state reused from game 2 on.
+            let _ =
+                start(&other, game).call::<_, serde_json::Value>("look", &serde_json::Value::Null);
+            let mut instance = start(&program, 7);
+            let seen: serde_json::Value = instance.call("look", &serde_json::Value::Null).unwrap();
+            assert_eq!(games_of(&instance), game, "the state is reused");
+            let names = seen["names"].to_string();
+            assert!(!names.contains("0x"), "{names}");
+            assert!(names.contains("\"table: "), "{names}");
+            assert!(names.contains("function: builtin "), "{names}");
+            assert_eq!(seen["held"], 1, "the weak table holds its entry");
+            assert_eq!(instance.log().len(), 1);
+            assert!(!instance.log()[0].contains("0x"), "{:?}", instance.log());
+            assert_eq!(first.get_or_insert(seen.clone()), &seen, "game {game}");
+        }
+    }
+
     #[test]
     fn the_memory_counters_are_absent() {
         let source = "return { look = function() return {type(gcinfo), type(collectgarbage)} end }";

@@ -8,6 +8,7 @@
 #include "lapi.h"
 #include "lgc.h"
 #include "lnumutils.h"
+#include "lbotbox.h"
 
 #include <string.h>
 
@@ -666,9 +667,18 @@ const char* luaL_tolstring(lua_State* L, int idx, size_t* len)
     }
     default:
     {
-        const void* ptr = lua_topointer(L, idx);
-        unsigned long long enc = lua_encodepointer(L, uintptr_t(ptr));
-        lua_pushfstring(L, "%s: 0x%016llx", luaL_typename(L, idx), enc);
+        // botbox: the object's identity, never its address (lbotbox.h)
+        const TValue* o = luaA_toobject(L, idx);
+        if (iscollectable(o))
+        {
+            uint32_t id = botbox_identify(L, gcvalue(o));
+            if (id & BOTBOX_BUILTIN)
+                lua_pushfstring(L, "%s: builtin %u", luaL_typename(L, idx), unsigned(id & ~BOTBOX_BUILTIN));
+            else
+                lua_pushfstring(L, "%s: %u", luaL_typename(L, idx), unsigned(id));
+        }
+        else
+            lua_pushfstring(L, "%s: host", luaL_typename(L, idx)); // a light userdata
         break;
     }
     }

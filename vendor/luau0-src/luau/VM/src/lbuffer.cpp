@@ -3,6 +3,7 @@
 
 #include "lgc.h"
 #include "lmem.h"
+#include "lbotbox.h"
 
 #include <string.h>
 
@@ -18,6 +19,7 @@ Buffer* luaB_newbuffer(lua_State* L, size_t s)
                                                          : luaM_newgco(L, Buffer, sizebuffer(s), L->activememcat, LUA_TBUFFER);
 
     luaC_init(L, b, LUA_TBUFFER);
+    botbox_stamp(L, b);
     b->len = unsigned(s);
     memset(b->data, 0, b->len);
     return b;

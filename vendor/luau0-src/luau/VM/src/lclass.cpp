@@ -14,11 +14,13 @@
 #include "ltm.h"
 #include "lualib.h"
 #include "lvm.h"
+#include "lbotbox.h"
 
 LuauClass* luaR_newblankclass(lua_State* L, TString* name, bool isopen)
 {
     LuauClass* classobject = luaM_newgco(L, LuauClass, sizeof(LuauClass), L->activememcat, LUA_TCLASS);
     luaC_init(L, classobject, LUA_TCLASS);
+    botbox_stamp(L, classobject);
     classobject->name = name;
     classobject->super = NULL;
     classobject->staticmembers = NULL;
@@ -393,6 +395,7 @@ int luaR_constructobject(lua_State* L)
     LuauObject* self = luaM_newgco(L, LuauObject, sizeof(LuauObject), L->activememcat, LUA_TOBJECT);
     memset(self, 0, sizeof(LuauObject));
     luaC_init(L, self, LUA_TOBJECT);
+    botbox_stamp(L, self);
     self->lclass = classobject;
     self->members = luaM_newarray(L, classobject->numberofinstancemembers, TValue, L->activememcat);
     self->numberofmembers = classobject->numberofinstancemembers;

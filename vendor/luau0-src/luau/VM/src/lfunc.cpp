@@ -5,6 +5,7 @@
 #include "lstate.h"
 #include "lmem.h"
 #include "lgc.h"
+#include "lbotbox.h"
 
 LUAU_FASTINTVARIABLE(LuauInlineHitsThreshold, 32)
 
@@ -68,6 +69,7 @@ Closure* luaF_newLclosure(lua_State* L, int nelems, LuaTable* e, Proto* p)
 {
     Closure* c = luaM_newgco(L, Closure, sizeLclosure(nelems), L->activememcat, LUA_TFUNCTION);
     luaC_init(L, c, LUA_TFUNCTION);
+    botbox_stamp(L, c);
     c->isC = 0;
     c->env = e;
     c->nupvalues = cast_byte(nelems);
@@ -83,6 +85,7 @@ Closure* luaF_newCclosure(lua_State* L, int nelems, LuaTable* e)
 {
     Closure* c = luaM_newgco(L, Closure, sizeCclosure(nelems), L->activememcat, LUA_TFUNCTION);
     luaC_init(L, c, LUA_TFUNCTION);
+    botbox_stamp(L, c);
     c->isC = 1;
     c->env = e;
     c->nupvalues = cast_byte(nelems);

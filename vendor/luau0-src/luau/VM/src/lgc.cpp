@@ -13,6 +13,7 @@
 #include "lbuffer.h"
 #include "lclass.h"
 #include "lvector.h"
+#include "lbotbox.h"
 
 #include <string.h>
 
@@ -332,6 +333,11 @@ static void reallymarkobject(global_State* g, GCObject* o)
 
 static const char* gettablemode(global_State* g, LuaTable* h)
 {
+    // botbox: `__mode` has no effect, so that what a table holds never depends on when the
+    // collector ran (which depends on the games a reused state played before); see lbotbox.h.
+    if (BOTBOX_STRONG_TABLES && !(ttistable(&g->weakregistry) && hvalue(&g->weakregistry) == h))
+        return NULL;
+
     const TValue* mode = gfasttm(g, h->metatable, TM_MODE);
 
     if (mode && ttisstring(mode))

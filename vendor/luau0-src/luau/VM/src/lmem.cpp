@@ -122,11 +122,11 @@ static_assert(sizeof(LuaNode) == ABISWITCH(32, 32, 32), "size mismatch for table
 #endif
 
 static_assert(offsetof(TString, data) == ABISWITCH(24, 20, 20), "size mismatch for string header");
-static_assert(sizeof(LuaTable) == ABISWITCH(48, 32, 32), "size mismatch for table header");
-static_assert(offsetof(Buffer, data) == ABISWITCH(8, 8, 8), "size mismatch for buffer header");
+static_assert(sizeof(LuaTable) == ABISWITCH(56, 36, 36), "size mismatch for table header"); // botbox: + hid
+static_assert(offsetof(Buffer, data) == ABISWITCH(16, 16, 16), "size mismatch for buffer header"); // botbox: + hid
 
 // The userdata is designed to provide 16 byte alignment for 16 byte and larger userdata sizes
-static_assert(offsetof(Udata, data) == 16, "data must be at precise offset provide proper alignment");
+static_assert(offsetof(Udata, data) == 32, "data must be at precise offset provide proper alignment"); // botbox: + hid
 
 const size_t kSizeClasses = LUA_SIZECLASSES;
 

@@ -316,6 +316,9 @@ typedef struct Udata
 
     struct LuaTable* metatable;
 
+    uint32_t hid;           // botbox: identity (lbotbox.h)
+    uint32_t botbox_pad[3]; // botbox: keeps data at a 16-byte offset
+
     // userdata is allocated right after the header
     // while the alignment is only 8 here, for sizes starting at 16 bytes, 16 byte alignment is provided
     alignas(8) char data[1];
@@ -326,6 +329,7 @@ typedef struct LuauBuffer
     CommonHeader;
 
     unsigned int len;
+    uint32_t hid; // botbox: identity (lbotbox.h)
 
     alignas(8) char data[1];
 } Buffer;
@@ -464,6 +468,7 @@ typedef struct Closure
     uint8_t nupvalues;
     uint8_t stacksize;
     uint8_t preload;
+    uint32_t hid; // botbox: identity (lbotbox.h)
 
     GCObject* gclist;
     struct LuaTable* env;
@@ -551,6 +556,7 @@ typedef struct LuaTable
     TValue* array;  // array part
     LuaNode* node;
     GCObject* gclist;
+    uint32_t hid; // botbox: identity (lbotbox.h)
 } LuaTable;
 // clang-format on
 
@@ -604,6 +610,7 @@ typedef struct LuauClass
     // We cannot determine this statically, so we track it here to error at runtime if the invariant is violated.
     // The default constructor errors if this is true, which works because the default constructor is overridden if a class defines an __init method.
     bool hasuserinitinchain;
+    uint32_t hid; // botbox: identity (lbotbox.h)
 } LuauClass;
 
 typedef struct LuauObject
@@ -622,7 +629,7 @@ typedef struct LuauObject
 
     // The fields of this instance.
     TValue* members;
-
+    uint32_t hid; // botbox: identity (lbotbox.h)
 } LuauObject;
 
 /*

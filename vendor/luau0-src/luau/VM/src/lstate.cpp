@@ -10,6 +10,7 @@
 #include "ldo.h"
 #include "ldebug.h"
 #include "ludata.h"
+#include "lbotbox.h"
 
 #include <string.h>
 
@@ -83,6 +84,7 @@ static void f_luaopen(lua_State* L, void* ud)
     }
     luaS_fix(luaS_newliteral(L, LUA_MEMERRMSG)); // pin to make sure we can always throw this error
     luaS_fix(luaS_newliteral(L, LUA_ERRERRMSG)); // pin to make sure we can always throw this error
+    botbox_open(L);
     g->GCthreshold = 4 * g->totalbytes;
 }
 
@@ -143,6 +145,7 @@ lua_State* luaE_newthread(lua_State* L)
         memset(L1, 0, sizeof(lua_State));
 
     luaC_init(L, L1, LUA_TTHREAD);
+    botbox_stamp(L, L1);
 
     if (FFlag::LuauEasyStateInit)
         L1->global = L->global;
@@ -228,6 +231,9 @@ lua_State* lua_newstate(lua_Alloc allocator, void* ud)
 
         L->global = g;
         g->mainthread = L;
+        g->botbox_nextid = BOTBOX_BUILTIN;
+        g->botbox_building = 1;
+        botbox_stamp(L, L);
 
         g->frealloc = allocator;
         g->ud = ud;
@@ -278,6 +284,9 @@ lua_State* lua_newstate(lua_Alloc allocator, void* ud)
         L->marked = g->currentwhite = bit2mask(WHITE0BIT, FIXEDBIT);
         L->memcat = 0;
         preinit_state(L, g);
+        g->botbox_nextid = BOTBOX_BUILTIN;
+        g->botbox_building = 1;
+        botbox_stamp(L, L);
         g->frealloc = allocator;
         g->ud = ud;
         g->mainthread = L;

@@ -194,6 +194,9 @@ typedef struct global_State
     lua_Alloc frealloc;   // function to reallocate memory
     void* ud;             // auxiliary data to `frealloc'
 
+    uint32_t botbox_nextid;  // botbox: the next identity (lbotbox.h)
+    uint8_t botbox_building; // botbox: 1 until the first game begins (lbotbox.h)
+
     uint8_t currentwhite;
     uint8_t gcstate; // state of garbage collector
 
@@ -318,6 +321,7 @@ struct lua_State
     LuaTable* finalizers; // optional table of all the callbacks to run when this thread completes (see coroutine.finally)
 
     void* userdata;
+    uint32_t hid; // botbox: identity (lbotbox.h)
 };
 // clang-format on
 

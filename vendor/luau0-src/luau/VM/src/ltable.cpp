@@ -31,6 +31,7 @@
 #include "lmem.h"
 #include "lnumutils.h"
 #include "ltm.h"
+#include "lbotbox.h"
 
 #include <string.h>
 
@@ -225,7 +226,7 @@ static LuaNode* mainposition(const LuaTable* t, const TValue* key)
     case LUA_TLIGHTUSERDATA:
         return hashpointer(t, pvalue(key));
     default:
-        return hashpointer(t, gcvalue(key));
+        return hashpointer(t, botbox_key(gcvalue(key))); // botbox: the identity, not the address
     }
 }
 
@@ -274,7 +275,7 @@ LUAU_FORCEINLINE LuaNode* mainpositiontagged<LUA_TSTRING>(const LuaTable* t, TSt
 template<>
 LUAU_FORCEINLINE LuaNode* mainpositiontagged<LUA_TGCO>(const LuaTable* t, GCObject* key)
 {
-    return hashpointer(t, key);
+    return hashpointer(t, botbox_key(key)); // botbox: the identity, not the address
 }
 
 // For static luaO_rawequalKey dispatch on a known tag (or GCO). Only used specializations are implemented
@@ -962,6 +963,7 @@ LuaTable* luaH_new(lua_State* L, int narray, int nhash)
 {
     LuaTable* t = luaM_newgco(L, LuaTable, sizeof(LuaTable), L->activememcat, LUA_TTABLE);
     luaC_init(L, t, LUA_TTABLE);
+    botbox_stamp(L, t);
     t->metatable = NULL;
     t->tmcache = cast_byte(~0);
     t->array = NULL;
@@ -1331,6 +1333,10 @@ TValue* luaH_set(lua_State* L, LuaTable* t, const TValue* key)
 
 TValue* luaH_newkey(lua_State* L, LuaTable* t, const TValue* key)
 {
+    // botbox: an object gets its identity, which is what it hashes, when it first becomes a key
+    if (iscollectable(key) && !ttisstring(key))
+        botbox_identify(L, gcvalue(key));
+
     if (DFFlag::LuauSplitTableLookups)
     {
         switch (ttype(key))
@@ -1512,6 +1518,7 @@ LuaTable* luaH_clone(lua_State* L, LuaTable* tt)
 {
     LuaTable* t = luaM_newgco(L, LuaTable, sizeof(LuaTable), L->activememcat, LUA_TTABLE);
     luaC_init(L, t, LUA_TTABLE);
+    botbox_stamp(L, t);
     t->metatable = tt->metatable;
     t->tmcache = tt->tmcache;
     t->array = NULL;

@@ -4,6 +4,7 @@
 
 #include "lgc.h"
 #include "lmem.h"
+#include "lbotbox.h"
 
 #include <string.h>
 
@@ -13,6 +14,7 @@ Udata* luaU_newudata(lua_State* L, size_t s, int tag)
         luaM_toobig(L);
     Udata* u = luaM_newgcoudata(L, Udata, sizeudata(s), L->activememcat, LUA_TUSERDATA, tag);
     luaC_init(L, u, LUA_TUSERDATA);
+    botbox_stamp(L, u);
     u->len = int(s);
     u->metatable = NULL;
     LUAU_ASSERT(tag >= 0 && tag <= 255);
