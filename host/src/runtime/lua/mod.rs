@@ -208,8 +208,9 @@ const REMOVED: [&str; 13] = [
 ];
 
 const WRAPPER: &str = r#"
-local xpcall, describe = ...
+local xpcall, describe, reset_ticks = ...
 return function(f, ...)
+  reset_ticks()
   return xpcall(f, describe, ...)
 end
 "#;
@@ -300,7 +301,7 @@ impl Vm {
         let prepared = prepare(&lua, &shared).map_err(load)?;
         lua.set_memory_limit(hard_limit(limits.memory))
             .map_err(load)?;
-        install_interrupt(&lua, &shared);
+        install_interrupt(&lua, &shared).map_err(load)?;
         let chunk = lua
             .load(&program.bytecode)
             .set_name(&program.chunk_name)
@@ -545,8 +546,12 @@ fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> {
     })?;
     let xpcall: Function = globals.raw_get("xpcall")?;
     static WRAPPER_CODE: LazyLock<Vec<u8>> = LazyLock::new(|| compile_trusted(WRAPPER));
-    let wrapper =
-        load_trusted(lua, "=botbox", &WRAPPER_CODE)?.call::<Function>((xpcall, describe))?;
+    let reset_ticks: Function = lua.named_registry_value("botbox.reset_ticks")?;
+    let wrapper = load_trusted(lua, "=botbox", &WRAPPER_CODE)?.call::<Function>((
+        xpcall,
+        describe,
+        reset_ticks,
+    ))?;
     let env_meta = lua.create_table()?;
     env_meta.raw_set("__index", &globals)?;
     env_meta.set_readonly(true);
@@ -668,8 +673,11 @@ fn with_traceback(message: &str, traceback: &str) -> String {
     }
 }
 
-/// How often, in ticks, the interrupt looks at the heap's size.
-const MEMORY_EVERY: u64 = 4;
+/// Our Luau runs the host's interrupt once every this many ticks, counted from the start of each call
+/// (vendor/luau0-src/BOTBOX.md): the budget is counted and the heap and the time limit are looked at
+/// in steps of this many ticks. Running it at every tick cost a tenth of a BS game (mlua's callback
+/// machinery); the allocator's hard limit of twice the cap leaves room for what is made between.
+const TICKS_PER_INTERRUPT: u64 = 16;
 
 /// The heap has passed its collection mark: a full collection, then fault `memory` if what is alive
 /// is still over the cap. The next collection comes after another quarter of the cap has been
@@ -710,13 +718,17 @@ fn describe_value(v: &Value) -> String {
     }
 }
 
-fn install_interrupt(lua: &Lua, shared: &Rc<Shared>) {
+fn install_interrupt(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
     let shared = shared.clone();
+    // Once a call is over its limits the interrupt raises at every tick, not every 16th: one in 16
+    // could always fall inside a `pcall` the strategy loops around.
+    let every_tick: Function = lua.named_registry_value("botbox.every_tick")?;
     lua.set_interrupt(move |lua| {
         if let Some(kind) = shared.over.get() {
+            every_tick.call::<()>(())?;
             return Err(mlua::Error::runtime(format!("strategy stopped: {kind}")));
         }
-        let ticks = shared.ticks.get() + 1;
+        let ticks = shared.ticks.get() + TICKS_PER_INTERRUPT;
         shared.ticks.set(ticks);
         if ticks > shared.budget {
             shared.over.set(Some(FaultKind::Budget));
@@ -728,11 +740,11 @@ fn install_interrupt(lua: &Lua, shared: &Rc<Shared>) {
             shared.over.set(Some(FaultKind::Timeout));
             return Err(mlua::Error::runtime("strategy stopped: time limit"));
         }
-        // The heap is looked at every MEMORY_EVERY ticks (reading it is most of an interrupt's
-        // cost); the allocator's hard limit of twice the cap leaves room for what is made between.
-        if ticks.is_multiple_of(MEMORY_EVERY) && lua.used_memory() > shared.collect_at.get() {
+        if lua.used_memory() > shared.collect_at.get() {
             return collect(lua, &shared);
         }
         Ok(VmState::Continue)
     });
+    lua.named_registry_value::<Function>("botbox.count_ticks")?
+        .call::<()>(TICKS_PER_INTERRUPT)
 }

@@ -196,6 +196,10 @@ typedef struct global_State
 
     uint32_t botbox_nextid;  // botbox: the next identity (lbotbox.h)
     uint8_t botbox_building; // botbox: 1 until the first game begins (lbotbox.h)
+    int botbox_period;       // botbox: the host's interrupt runs once every this many ticks (lbotbox.cpp)
+    int botbox_countdown;    // botbox: ticks left until it runs
+    uint8_t botbox_everytick; // botbox: run it at every tick until the next reset
+    void (*botbox_inner)(lua_State* L, int gc); // botbox: the host's interrupt
 
     uint8_t currentwhite;
     uint8_t gcstate; // state of garbage collector
