@@ -102,10 +102,15 @@ pub fn watch(
             if !hit {
                 continue;
             }
-            // A file that is gone (deleted, or between the two steps of a save) changes nothing.
+            // A file that is gone (deleted, or between the two steps of a save) changes nothing, and
+            // neither does an empty one: an in-place save truncates the file before it writes, and on
+            // a busy machine the quiet period can end in between (no strategy is an empty file).
             let Ok(bytes) = std::fs::read(&w.path) else {
                 continue;
             };
+            if bytes.is_empty() {
+                continue;
+            }
             let hash = source_hash(&bytes);
             if w.seen.as_ref() == Some(&hash) {
                 continue;
