@@ -134,19 +134,24 @@ fn the_bot_of_the_issue_plays_the_same_2048_games_in_every_run() {
     );
 }
 
+/// [`same_in_every_run`] for a command with the identity bot, whose log lines must hold no address.
+fn identity_bot_plays_the_same(game: &str, args: &[&str]) {
+    let (_, replays) = same_in_every_run(&format!("identity-{game}"), args);
+    assert_no_address(game, &logged(&replays));
+}
+
 #[test]
 fn a_bot_led_by_identities_plays_the_same_2048_games_in_every_run() {
-    let (_, replays) = same_in_every_run(
-        "identity-2048",
+    identity_bot_plays_the_same(
+        "2048",
         &["bench", "2048", IDENTITY, "--games", "6", "--seed", "3"],
     );
-    assert_no_address("2048", &logged(&replays));
 }
 
 #[test]
 fn a_bot_led_by_identities_plays_the_same_wormworld_games_in_every_run() {
-    let (_, replays) = same_in_every_run(
-        "identity-worms",
+    identity_bot_plays_the_same(
+        "worms",
         &[
             "tournament",
             "worms",
@@ -162,13 +167,12 @@ fn a_bot_led_by_identities_plays_the_same_wormworld_games_in_every_run() {
             "4",
         ],
     );
-    assert_no_address("worms", &logged(&replays));
 }
 
 #[test]
 fn a_bot_led_by_identities_plays_the_same_bs_games_in_every_run() {
-    let (_, replays) = same_in_every_run(
-        "identity-bs",
+    identity_bot_plays_the_same(
+        "bs",
         &[
             "tournament",
             "bs",
@@ -183,7 +187,6 @@ fn a_bot_led_by_identities_plays_the_same_bs_games_in_every_run() {
             "5",
         ],
     );
-    assert_no_address("bs", &logged(&replays));
 }
 
 #[test]
