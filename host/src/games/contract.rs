@@ -1,0 +1,202 @@
+//! The game contract: what every game botbox hosts offers the rest of botbox, through one door.
+//!
+//! A game is registered as a [`Rules`] value (its name, seat count, variants and the functions a
+//! strategy answers); [`Rules::start`] makes a seeded [`Match`], the state of one game, which says whose
+//! decision it waits for, builds each seat's observation, decodes and checks an action, applies it, and
+//! gives the outcome. Everything crosses as the game's JSON shape (the one strategies see, published in
+//! `schemas/`), so a driver, a replay reader or the league needs no code of its own per game. Engines
+//! keep their own fast paths (packed boards, bitboards) behind it; a game's hot loop may bypass the JSON
+//! where a hosted fast path exists, but the JSON shape is the contract.
+//!
+//! Like the engines, a contract is pure: no I/O, deterministic from its seed. A variant that comes
+//! from a file (a Wormworld map, a dice file) is read by the caller and handed over as text.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::Rng;
+
+/// A seat at the table, counted from 0.
+pub type SeatIndex = u32;
+
+/// How many seats a game has: 2048 one, Wormworld, dice and Connect Four two, BS four.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seats {
+    pub min: u32,
+    pub max: u32,
+}
+
+impl Seats {
+    pub const fn exactly(n: u32) -> Seats {
+        Seats { min: n, max: n }
+    }
+
+    pub fn contains(self, n: u32) -> bool {
+        (self.min..=self.max).contains(&n)
+    }
+}
+
+impl std::fmt::Display for Seats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.min == self.max {
+            write!(f, "{}", self.min)
+        } else {
+            write!(f, "{}-{}", self.min, self.max)
+        }
+    }
+}
+
+/// A named variant of a game: a board size, a map, a dice set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantInfo {
+    pub name: String,
+    /// One line for `botbox games`.
+    pub description: String,
+}
+
+/// Which variant to start: a name the game knows, or a file's name and text (a map, a dice file) that
+/// the caller read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub name: String,
+    pub text: Option<String>,
+}
+
+impl Variant {
+    /// A variant the game knows by name.
+    pub fn named(name: &str) -> Variant {
+        Variant {
+            name: name.to_string(),
+            text: None,
+        }
+    }
+}
+
+/// The decision a game waits for: which seat, and which of the strategy's functions answers it
+/// (`choose_move` for most games; BS asks `play` and `call`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    pub seat: SeatIndex,
+    pub function: &'static str,
+}
+
+/// How a game ended, per seat.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Each seat's points: 1, ½ and 0 for a two-player win, draw and loss; the score in 2048; 1 for
+    /// the winner of a BS table.
+    pub points: Vec<f64>,
+    /// Each seat's place, 0 for the best; tied seats share a place.
+    pub ranks: Vec<u32>,
+    /// Why the game ended, in the game's words (`four-in-a-row`, `board-full`, `no-moves`).
+    pub reason: String,
+}
+
+impl Outcome {
+    /// A two-player result: `winner` gets 1 point and place 0, the other 0 and place 1; `None` is a
+    /// draw (½ each, both place 0).
+    pub fn two_player(winner: Option<SeatIndex>, reason: &str) -> Outcome {
+        let (points, ranks) = match winner {
+            Some(0) => (vec![1.0, 0.0], vec![0, 1]),
+            Some(_) => (vec![0.0, 1.0], vec![1, 0]),
+            None => (vec![0.5, 0.5], vec![0, 0]),
+        };
+        Outcome {
+            points,
+            ranks,
+            reason: reason.to_string(),
+        }
+    }
+
+    /// The places that follow from `points`, higher points ranking first, equal points sharing.
+    pub fn ranks_from_points(points: &[f64]) -> Vec<u32> {
+        points
+            .iter()
+            .map(|p| points.iter().filter(|q| *q > p).count() as u32)
+            .collect()
+    }
+}
+
+/// Why an action was refused. The message says what the strategy sent and what was expected, in the
+/// game's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Not the game's action shape (fault `bad-output`).
+    Malformed(String),
+    /// A well-formed action the rules forbid here (fault `illegal`).
+    Illegal(String),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Malformed(m) | Refusal::Illegal(m) => f.write_str(m),
+        }
+    }
+}
+
+/// A game as the registry lists it.
+pub trait Rules: Send + Sync {
+    /// The name on the command line and in files: `2048`, `dice`, `bs`, `worms`, `connect4`.
+    fn name(&self) -> &'static str;
+    /// One line for `botbox games`.
+    fn title(&self) -> &'static str;
+    fn seats(&self) -> Seats;
+    /// The functions a strategy for this game answers, the first being the one every strategy must
+    /// have; further ones are optional notifications (BS `observe`).
+    fn functions(&self) -> &'static [&'static str];
+    /// The variants the game knows by name; the first is the default.
+    fn variants(&self) -> Vec<VariantInfo>;
+    /// A new game of `variant` for `seats` players, seeded with `seed`. The error says what was wrong
+    /// with the variant (an unknown name, a bad file with its line).
+    fn start(&self, variant: &Variant, seats: u32, seed: u64) -> Result<Box<dyn Match>, String>;
+}
+
+/// One game in progress, seen through the contract. Not `Send` on purpose: a game runs on one thread.
+pub trait Match {
+    /// The decision the game waits for, or `None` once it is over. Chance events (a spawn, a roll)
+    /// happen inside [`Match::apply`] or before the first turn, drawn from the game's seed.
+    fn turn(&self) -> Option<Turn>;
+    /// What `seat` may see now, as the JSON the strategy receives.
+    fn observation(&self, seat: SeatIndex) -> Value;
+    /// Decodes, checks and applies the action of the seat whose turn it is. Returns the replay event
+    /// of the move (the action and what chance did after it); an action that is refused changes
+    /// nothing.
+    fn apply(&mut self, action: &Value) -> Result<Value, Refusal>;
+    /// Notifications the last [`Match::apply`] produced for seats to hear: `(seat, function, payload)`,
+    /// e.g. BS's `observe` of a play or a resolution, each seat's own view. A driver calls them only
+    /// on strategies that have the function; their answers are ignored. Taking them empties the list.
+    fn take_notices(&mut self) -> Vec<(SeatIndex, &'static str, Value)> {
+        Vec::new()
+    }
+    /// A legal action for the seat whose turn it is, drawn with `rng`: the random bot of the
+    /// conformance suite and the bundled opponent of last resort. `None` when the game is over.
+    fn random_action(&self, rng: &mut Rng) -> Option<Value>;
+    /// The outcome once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// Ends the game now with `seat` at fault: it loses (places last), the others share the rest.
+    fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
+        let n = self.seat_count();
+        let points: Vec<f64> = (0..n)
+            .map(|s| {
+                if s == seat {
+                    0.0
+                } else {
+                    1.0 / f64::from(n - 1).max(1.0)
+                }
+            })
+            .collect();
+        let ranks = (0..n).map(|s| u32::from(s == seat)).collect();
+        Outcome {
+            points,
+            ranks,
+            reason: reason.to_string(),
+        }
+    }
+    fn seat_count(&self) -> u32;
+    /// Moves applied so far.
+    fn moves(&self) -> u32;
+    /// The full state as JSON, hidden information included, for replays' omniscient view and for the
+    /// conformance suite's "same seed, same game". Never shown to a strategy.
+    fn state(&self) -> Value;
+}
