@@ -6,5 +6,6 @@ pub mod bs;
 pub mod dice;
 pub mod dice_free;
 pub mod g2048;
+pub mod generic;
 pub mod worms;
 pub mod worms_text;

@@ -1,0 +1,236 @@
+//! One game of any registered game, through the game contract ([`crate::games::contract`]): the one
+//! driver that `check` uses for every game, and that every game reaches without code of its own.
+//!
+//! The contract decides whose decision it is and what is legal; each strategy sees only its seat's
+//! observation, as the game's JSON. A fault (an error, a spent budget, garbage, an illegal move) ends
+//! the game at once: the faulting seat forfeits, with the fault recorded. Seeds follow the convention
+//! of [`crate::games`]: the strategy in seat `k` is set up with `seat_seed(seed, k)`.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::games::contract::{Match, Outcome, Refusal, Rules, SeatIndex, Turn, Variant};
+use crate::games::{Rng, rng, seat_seed};
+use crate::runtime::{Fault, FaultKind, Instance, Setup, Strategy};
+
+/// Who sits in a seat.
+#[derive(Clone, Copy, Debug)]
+pub enum Player<'a> {
+    /// A strategy file, instantiated for the game.
+    Bot(&'a Strategy),
+    /// The game's own random player ([`Match::random_action`]), seeded like a strategy would be.
+    Random,
+}
+
+/// One decision as it was played, for a trace.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// The move's number, from 1.
+    pub n: u32,
+    pub seat: SeatIndex,
+    pub function: &'static str,
+    /// What the seat answered (a strategy's JSON, or the random player's action).
+    pub action: Value,
+    /// The contract's replay event for the move.
+    pub event: Value,
+    /// The lines the seat logged while deciding (only when the trace asks for logs).
+    pub log: Vec<String>,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub outcome: Outcome,
+    pub moves: u32,
+    /// Each seat's fault, if it made one (the game ended at the first).
+    pub faults: Vec<Option<Fault>>,
+    /// Each seat's whole log (empty for the random player).
+    pub logs: Vec<Vec<String>>,
+    /// Each seat's decisions and the time they took, strategy code and crossing included.
+    pub decisions: Vec<u32>,
+    pub time: Vec<Duration>,
+    /// The seat that faulted first, if any.
+    pub faulted: Option<SeatIndex>,
+}
+
+/// What a seat is during a game.
+enum Agent {
+    Bot {
+        instance: Box<Instance>,
+        /// Log lines already passed to the trace.
+        logged: usize,
+        /// Notification functions this strategy has (checked once).
+        hears: Vec<(&'static str, bool)>,
+    },
+    Random(Box<Rng>),
+}
+
+/// Plays one game of `rules` on `variant` between `players` (one per seat), seeded with `seed`.
+/// `trace` sees every move; with `logs` set, each step carries the lines its seat logged meanwhile.
+/// The error is the variant's (an unknown name, a bad file) or a wrong number of players.
+pub fn play(
+    rules: &dyn Rules,
+    variant: &Variant,
+    players: &[Player],
+    seed: u64,
+    logs: bool,
+    trace: &mut dyn FnMut(&Step),
+) -> Result<Played, String> {
+    let seats = players.len() as u32;
+    if !rules.seats().contains(seats) {
+        return Err(format!(
+            "{} is played by {} players, not {seats}",
+            rules.name(),
+            rules.seats()
+        ));
+    }
+    let mut game = rules.start(variant, seats, seed)?;
+    let n = players.len();
+    let mut played = Played {
+        outcome: Outcome::two_player(None, ""),
+        moves: 0,
+        faults: vec![None; n],
+        logs: vec![Vec::new(); n],
+        decisions: vec![0; n],
+        time: vec![Duration::ZERO; n],
+        faulted: None,
+    };
+    let mut agents = Vec::with_capacity(n);
+    for (seat, player) in players.iter().enumerate() {
+        let seat = seat as SeatIndex;
+        let seat_seed = seat_seed(seed, seat);
+        match player {
+            Player::Random => agents.push(Agent::Random(Box::new(rng(seat_seed)))),
+            Player::Bot(strategy) => {
+                match strategy.instantiate(&Setup::new(rules.name(), seat_seed, seat)) {
+                    Ok(instance) => agents.push(Agent::Bot {
+                        instance: Box::new(instance),
+                        logged: 0,
+                        hears: Vec::new(),
+                    }),
+                    Err(fault) => {
+                        played.faults[seat as usize] = Some(fault);
+                        if played.faulted.is_none() {
+                            played.faulted = Some(seat);
+                        }
+                        agents.push(Agent::Random(Box::new(rng(seat_seed))));
+                    }
+                }
+            }
+        }
+    }
+    if let Some(seat) = played.faulted {
+        played.outcome = game.forfeit(seat, "fault");
+        return Ok(finish(played, agents));
+    }
+    while let Some(turn) = game.turn() {
+        let seat = turn.seat as usize;
+        let started = Instant::now();
+        let answer = decide(&mut agents[seat], game.as_ref(), turn);
+        played.time[seat] += started.elapsed();
+        played.decisions[seat] += 1;
+        let applied = answer.and_then(|action| match game.apply(&action) {
+            Ok(event) => Ok((action, event)),
+            Err(Refusal::Malformed(m)) => Err(Fault::new(
+                FaultKind::BadOutput,
+                format!("`{}` returned {m}", turn.function),
+            )),
+            Err(Refusal::Illegal(m)) => Err(Fault::new(FaultKind::Illegal, m)),
+        });
+        match applied {
+            Ok((action, event)) => {
+                played.moves += 1;
+                let step = Step {
+                    n: played.moves,
+                    seat: turn.seat,
+                    function: turn.function,
+                    action,
+                    event,
+                    log: if logs {
+                        new_lines(&mut agents[seat])
+                    } else {
+                        Vec::new()
+                    },
+                };
+                trace(&step);
+            }
+            Err(fault) => {
+                played.faults[seat] = Some(fault);
+                played.faulted = Some(turn.seat);
+                played.outcome = game.forfeit(turn.seat, "fault");
+                return Ok(finish(played, agents));
+            }
+        }
+        for (seat, function, payload) in game.take_notices() {
+            if let Err(fault) = notify(&mut agents[seat as usize], function, &payload) {
+                played.faults[seat as usize] = Some(fault);
+                played.faulted = Some(seat);
+                played.outcome = game.forfeit(seat, "fault");
+                return Ok(finish(played, agents));
+            }
+        }
+    }
+    played.outcome = game
+        .outcome()
+        .ok_or_else(|| format!("{}: the game has no turn and no outcome", rules.name()))?;
+    Ok(finish(played, agents))
+}
+
+/// The seat's answer to `function`.
+fn decide(agent: &mut Agent, game: &dyn Match, turn: Turn) -> Result<Value, Fault> {
+    match agent {
+        Agent::Bot { instance, .. } => {
+            instance.call::<Value, Value>(turn.function, &game.observation(turn.seat))
+        }
+        Agent::Random(rng) => game
+            .random_action(rng)
+            .ok_or_else(|| Fault::new(FaultKind::Error, "no legal action for the random player")),
+    }
+}
+
+/// Passes a notification to a strategy that has the function; its answer is ignored.
+fn notify(agent: &mut Agent, function: &'static str, payload: &Value) -> Result<(), Fault> {
+    let Agent::Bot {
+        instance, hears, ..
+    } = agent
+    else {
+        return Ok(());
+    };
+    let has = match hears.iter().find(|(f, _)| *f == function) {
+        Some((_, has)) => *has,
+        None => {
+            let has = instance.has_function(function);
+            hears.push((function, has));
+            has
+        }
+    };
+    if has {
+        instance.call::<Value, Value>(function, payload)?;
+    }
+    Ok(())
+}
+
+/// The lines a seat logged since the last look.
+fn new_lines(agent: &mut Agent) -> Vec<String> {
+    match agent {
+        Agent::Bot {
+            instance, logged, ..
+        } => {
+            let all = instance.log();
+            let new = all.get(*logged..).unwrap_or_default().to_vec();
+            *logged = all.len();
+            new
+        }
+        Agent::Random(_) => Vec::new(),
+    }
+}
+
+fn finish(mut played: Played, agents: Vec<Agent>) -> Played {
+    for (seat, agent) in agents.iter().enumerate() {
+        if let Agent::Bot { instance, .. } = agent {
+            played.logs[seat] = instance.log();
+        }
+    }
+    played
+}
