@@ -29,6 +29,7 @@
 //! generator spawn the same tiles: the fast path and the general path can be compared exactly.
 
 mod board;
+mod contract;
 pub mod evil;
 mod game;
 mod grid;
@@ -41,6 +42,7 @@ mod tests;
 
 pub use board::Board4;
 pub use botbox_sdk::g2048::{Direction, Observation};
+pub use contract::{G2048Match, G2048Rules, MOVE_CAP, RULES};
 pub use game::{Board, Game, Playout, Step, play_random};
 pub use grid::Grid;
 
