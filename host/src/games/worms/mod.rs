@@ -45,6 +45,7 @@
 //! the end of the game in `game.rs`; the fairness check of maps in `symmetry.rs`.
 
 mod board;
+mod contract;
 mod game;
 mod map;
 mod parse;
@@ -61,6 +62,7 @@ mod tests;
 
 pub use board::{Board, MoveList};
 pub use botbox_sdk::worms::{Direction, Move, Observation, Turn, Worm};
+pub use contract::{RULES, WormsMatch, WormsRules};
 pub use game::{Game, Played};
 pub use map::{MAX_SIDE, MAX_WORMS, Map, MapError, Pos, Problem, Terrain, WormStart};
 pub use symmetry::Symmetry;
