@@ -45,6 +45,7 @@
 //! [`play_strict`] is the fast path (no allocation, a few bit operations per roll); [`Game`] plays one
 //! roll at a time for replays and strategies; [`mod@file`] reads dice files.
 
+mod contract;
 mod die;
 pub mod file;
 mod game;
@@ -55,6 +56,7 @@ mod conformance;
 #[cfg(test)]
 mod tests;
 
+pub use contract::{DiceMatch, DiceRules, RULES};
 pub use die::{Die, EmptyDie, SIX, TOO_FAR};
 pub use game::{DrawReason, End, Game, IllegalMove, Outcome, Roll, TURN_CAP, Turn, play_strict};
 pub use position::{

@@ -1,0 +1,588 @@
+//! Mensch ärgere Dich nicht with unusual dice through the game contract ([`crate::games::contract`]):
+//! two seats, `choose_move`, the **free variant** (the player chooses which piece moves), a dice file
+//! as the variant.
+//!
+//! The game is played as `play::dice_free` plays it:
+//! - **Dice.** The dice files of `examples/dice/` are built in (`wuerfel0` the default); any other is
+//!   handed over as text and read by the dice file parser. Seat 0 plays the file's die 1 and seat 1
+//!   its die 2, the first pair the ranking and `botbox tournament dice` number; `NAME:I,J` (as
+//!   `wuerfel0:3,5`) picks dice I and J instead, numbered from 1 as in the file.
+//! - **Who starts.** Seat 0, as the tournament runner's seat 0 does; the other die starts when the
+//!   dice are given the other way round (`wuerfel0:2,1`), which plays exactly the game
+//!   `play::dice_free` plays with die A not starting, seats swapped (the board is symmetric).
+//! - **Chance.** The rolls are drawn from the game's seed as `play::dice_free` draws them
+//!   ([`Game::new`] with `rng(seed)`, one draw per roll), so the same seed and the same choices play
+//!   the same game.
+//! - **Choices only.** A seat is asked only when its roll leaves two or more legal moves. A roll
+//!   with one legal move is played for it and a roll with none is lost (the engine's `None` move), by
+//!   the match itself: before the first question (those turns are kept as `opening` in
+//!   [`Match::state`]) and after every move (listed in the move's replay event). So every turn the
+//!   strategy sees has a real choice, as in `play::dice_free`.
+//!
+//! The observation is the SDK's `dice::Observation`, built as `play::dice_free` builds it; the
+//! action is the SDK's `dice::Move` (`{"from": -1, "to": 0}`, -1 for a piece waiting on B).
+
+use rand::RngExt;
+use serde_json::{Value, json};
+
+use super::{Die, End, Game, Move, Place, Position, Seat, file};
+use crate::games::contract::{
+    Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
+};
+use crate::games::{Rng, rng};
+use botbox_sdk::dice as wire;
+
+/// The bundled dice files, the default first.
+const FILES: [(&str, &str); 4] = [
+    (
+        "wuerfel0",
+        include_str!("../../../../examples/dice/wuerfel0.txt"),
+    ),
+    (
+        "loaded",
+        include_str!("../../../../examples/dice/loaded.txt"),
+    ),
+    (
+        "no-six",
+        include_str!("../../../../examples/dice/no-six.txt"),
+    ),
+    (
+        "stalling",
+        include_str!("../../../../examples/dice/stalling.txt"),
+    ),
+];
+
+/// The free variant of the dice game as the registry lists it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DiceRules;
+
+/// The registered dice game.
+pub static RULES: DiceRules = DiceRules;
+
+impl DiceRules {
+    /// The two dice a variant gives, seat 0's first.
+    pub fn dice(variant: &Variant) -> Result<[Die; 2], String> {
+        // `NAME:I,J` picks dice I and J; without it, dice 1 and 2.
+        let picked = variant.name.rsplit_once(':').and_then(|(base, pick)| {
+            let (i, j) = pick.split_once(',')?;
+            Some((
+                base,
+                i.trim().parse::<usize>().ok()?,
+                j.trim().parse().ok()?,
+            ))
+        });
+        let (base, i, j) = picked.unwrap_or((variant.name.as_str(), 1, 2));
+        let text = match &variant.text {
+            Some(text) => text.as_str(),
+            None => FILES
+                .iter()
+                .find(|(name, _)| *name == base)
+                .map(|(_, text)| *text)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = FILES.iter().map(|(name, _)| *name).collect();
+                    format!(
+                        "the dice game has no dice file {base:?}: the built-in ones are {}, or give \
+                         a dice file; NAME:I,J picks dice I and J (default 1,2)",
+                        names.join(", ")
+                    )
+                })?,
+        };
+        let dice = file::parse(text).map_err(|e| format!("dice file {base}: {e}"))?;
+        let pick = |n: usize| {
+            n.checked_sub(1)
+                .and_then(|k| dice.get(k))
+                .cloned()
+                .ok_or_else(|| format!("die {n}: {base} has dice 1 to {}", dice.len()))
+        };
+        Ok([pick(i)?, pick(j)?])
+    }
+}
+
+/// A die's faces for a description.
+fn faces(die: &Die) -> String {
+    let faces: Vec<String> = die.faces().iter().map(u64::to_string).collect();
+    format!("[{}]", faces.join(" "))
+}
+
+impl Rules for DiceRules {
+    fn name(&self) -> &'static str {
+        "dice"
+    }
+
+    fn title(&self) -> &'static str {
+        "Mensch ärgere Dich nicht with unusual dice, free variant: choose which piece moves"
+    }
+
+    fn seats(&self) -> Seats {
+        Seats::exactly(2)
+    }
+
+    fn functions(&self) -> &'static [&'static str] {
+        &["choose_move"]
+    }
+
+    fn variants(&self) -> Vec<VariantInfo> {
+        FILES
+            .iter()
+            .map(|(name, text)| {
+                let dice = file::parse(text).expect("the bundled dice files parse");
+                VariantInfo {
+                    name: name.to_string(),
+                    description: format!(
+                        "{} dice; die 1 {} (seat 0, starts) against die 2 {}; {name}:I,J picks \
+                         other dice",
+                        dice.len(),
+                        faces(&dice[0]),
+                        faces(&dice[1]),
+                    ),
+                }
+            })
+            .collect()
+    }
+
+    fn start(&self, variant: &Variant, seats: u32, seed: u64) -> Result<Box<dyn Match>, String> {
+        if !self.seats().contains(seats) {
+            return Err(format!("the dice game is played by 2 players, not {seats}"));
+        }
+        let [a, b] = DiceRules::dice(variant)?;
+        Ok(Box::new(DiceMatch::new(a, b, seed)))
+    }
+}
+
+/// A place as the wire counts it: -1 for a piece waiting on B, else the step.
+fn step(place: Place) -> i32 {
+    match place {
+        Place::Waiting => wire::WAITING,
+        Place::Step(s) => i32::from(s),
+    }
+}
+
+/// What `seat` sees: the roll waiting for its move (if any) and, when the move is `seat`'s, the
+/// legal moves `legal`, built as `play::dice_free::observation` builds it.
+fn observation(game: &Game, seat: Seat, legal: &[Move]) -> wire::Observation {
+    let position: &Position = game.position();
+    let roll = game.pending();
+    let theirs: Vec<i32> = position.places(1 - seat).into_iter().map(step).collect();
+    wire::Observation {
+        you: seat as u32,
+        turn: game.turns(),
+        face: roll.map_or(0, |r| r.face),
+        steps: roll.map_or(0, |r| u32::from(r.steps)),
+        die: game.die(seat).faces().to_vec(),
+        opponent_die: game.die(1 - seat).faces().to_vec(),
+        mine: position.places(seat).into_iter().map(step).collect(),
+        theirs_on_my_track: theirs
+            .iter()
+            .filter(|&&s| (0..wire::GOAL).contains(&s))
+            .map(|&s| wire::Observation::to_my_steps(s))
+            .collect(),
+        theirs,
+        legal: legal
+            .iter()
+            .map(|&mv| wire::LegalMove {
+                from: step(mv.from),
+                to: i32::from(mv.to),
+                captures: position.captures(seat, mv),
+            })
+            .collect(),
+    }
+}
+
+/// One game of the free variant through the contract.
+#[derive(Clone, Debug)]
+pub struct DiceMatch {
+    game: Game,
+    /// The legal moves of the waiting roll when they leave a choice (two or more); empty otherwise.
+    legal: Vec<Move>,
+    /// The turns played for the seats before the first choice, as replay turns.
+    opening: Vec<Value>,
+    /// Actions applied through [`Match::apply`].
+    applied: u32,
+    forfeited: Option<Outcome>,
+}
+
+impl DiceMatch {
+    /// A game with die `a` in seat 0 (which starts) and die `b` in seat 1, rolling from `seed` as
+    /// `play::dice_free` does; the turns without a choice are played up to the first choice.
+    pub fn new(a: Die, b: Die, seed: u64) -> DiceMatch {
+        let mut game = DiceMatch {
+            game: Game::new(a, b, true, rng(seed)),
+            legal: Vec::new(),
+            opening: Vec::new(),
+            applied: 0,
+            forfeited: None,
+        };
+        game.opening = game.advance();
+        game
+    }
+
+    /// The engine's game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Rolls and plays the turns that leave no choice, as `play::dice_free` does, until a roll
+    /// leaves a choice or the game ends; returns those turns as replay turns.
+    fn advance(&mut self) -> Vec<Value> {
+        let mut turns = Vec::new();
+        while self.game.roll().is_ok() {
+            let legal = self.game.legal_moves();
+            if legal.len() >= 2 {
+                self.legal = legal;
+                return turns;
+            }
+            turns.push(self.play(legal.first().copied()));
+        }
+        self.legal.clear();
+        turns
+    }
+
+    /// Plays `mv` (checked) for the waiting roll and returns the turn as `play::dice` records it.
+    fn play(&mut self, mv: Option<Move>) -> Value {
+        let turn = self
+            .game
+            .play(mv)
+            .expect("a legal move for the waiting roll");
+        let position = self.game.position();
+        json!({
+            "n": self.game.turns(),
+            "seat": turn.seat,
+            "face": turn.roll.face,
+            "move": turn.mv,
+            "captured": turn.captured,
+            "places": [position.places(0), position.places(1)],
+        })
+    }
+
+    fn is_over(&self) -> bool {
+        self.forfeited.is_some() || self.game.outcome().is_some()
+    }
+}
+
+/// `value` as JSON for a message, cut to a readable length.
+fn shown(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text,
+    }
+}
+
+impl Match for DiceMatch {
+    fn turn(&self) -> Option<Turn> {
+        (!self.is_over()).then(|| Turn {
+            seat: self.game.to_move() as SeatIndex,
+            function: "choose_move",
+        })
+    }
+
+    fn observation(&self, seat: SeatIndex) -> Value {
+        let seat = seat as Seat;
+        let legal = if seat == self.game.to_move() && !self.is_over() {
+            &self.legal[..]
+        } else {
+            &[]
+        };
+        serde_json::to_value(observation(&self.game, seat, legal)).expect("observations serialize")
+    }
+
+    fn apply(&mut self, action: &Value) -> Result<Value, Refusal> {
+        if self.is_over() {
+            return Err(Refusal::Illegal("the game is over".into()));
+        }
+        let answer: wire::Move = serde_json::from_value(action.clone()).map_err(|e| {
+            Refusal::Malformed(format!(
+                "{} ({e}): expected a move {{\"from\": STEP, \"to\": STEP}}, from -1 for a piece \
+                 waiting on B",
+                shown(action)
+            ))
+        })?;
+        let mv = self
+            .legal
+            .iter()
+            .copied()
+            .find(|mv| step(mv.from) == answer.from && i32::from(mv.to) == answer.to)
+            .ok_or_else(|| {
+                let legal: Vec<(i32, i32)> = self
+                    .legal
+                    .iter()
+                    .map(|mv| (step(mv.from), i32::from(mv.to)))
+                    .collect();
+                Refusal::Illegal(format!(
+                    "from {} to {}, which is not among the legal moves {legal:?}",
+                    answer.from, answer.to
+                ))
+            })?;
+        self.applied += 1;
+        let mut turns = vec![self.play(Some(mv))];
+        turns.extend(self.advance());
+        Ok(json!({ "turns": turns }))
+    }
+
+    fn random_action(&self, rng: &mut Rng) -> Option<Value> {
+        if self.is_over() {
+            return None;
+        }
+        let mv = self.legal[rng.random_range(0..self.legal.len())];
+        Some(json!({ "from": step(mv.from), "to": mv.to }))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(outcome) = &self.forfeited {
+            return Some(outcome.clone());
+        }
+        let outcome = self.game.outcome()?;
+        let reason = match outcome.end {
+            End::Won(_) => "won".to_string(),
+            End::Draw(why) => serde_json::to_value(why)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+        };
+        Some(Outcome::two_player(
+            outcome.winner().map(|s| s as SeatIndex),
+            &reason,
+        ))
+    }
+
+    /// The seat at fault loses, as in `play::dice_free`.
+    fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
+        let outcome = Outcome::two_player(Some(1 - seat.min(1)), reason);
+        self.forfeited = Some(outcome.clone());
+        outcome
+    }
+
+    fn seat_count(&self) -> u32 {
+        2
+    }
+
+    fn moves(&self) -> u32 {
+        self.applied
+    }
+
+    fn state(&self) -> Value {
+        let position = self.game.position();
+        json!({
+            "dice": [self.game.die(0).faces(), self.game.die(1).faces()],
+            "to_move": self.game.to_move(),
+            "turns": self.game.turns(),
+            "roll": self.game.pending(),
+            "places": [position.places(0), position.places(1)],
+            "end": self.game.outcome().map(|o| o.end),
+            "opening": self.opening,
+            "forfeited": self.forfeited.as_ref().map(|o| &o.reason),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::derive_seed;
+    use crate::games::dice::play_strict;
+
+    fn start(name: &str, seed: u64) -> Box<dyn Match> {
+        RULES.start(&Variant::named(name), 2, seed).unwrap()
+    }
+
+    /// The frontmost legal move, the strict rule's choice: the first the observation lists.
+    fn frontmost(game: &dyn Match) -> Value {
+        let seat = game.turn().unwrap().seat;
+        let legal = &game.observation(seat)["legal"][0];
+        json!({ "from": legal["from"], "to": legal["to"] })
+    }
+
+    #[test]
+    fn the_registry_entry() {
+        assert_eq!(RULES.name(), "dice");
+        assert_eq!(RULES.seats(), Seats::exactly(2));
+        let names: Vec<String> = RULES.variants().into_iter().map(|v| v.name).collect();
+        assert_eq!(names, ["wuerfel0", "loaded", "no-six", "stalling"]);
+        let [a, b] = DiceRules::dice(&Variant::named("wuerfel0")).unwrap();
+        assert_eq!(
+            (a.faces(), b.faces()),
+            (&[1, 2, 3, 4, 5, 6][..], &[1, 1, 1, 6, 6, 6][..])
+        );
+        let [a, b] = DiceRules::dice(&Variant::named("wuerfel0:6,3")).unwrap();
+        assert_eq!((a.faces().len(), b.faces()), (20, &[1, 2, 3, 4][..]));
+        let err = DiceRules::dice(&Variant::named("wuerfel0:1,7"))
+            .err()
+            .unwrap();
+        assert!(err.contains("die 7") && err.contains("1 to 6"), "{err}");
+        let err = DiceRules::dice(&Variant::named("nothing")).err().unwrap();
+        assert!(err.contains("wuerfel0"), "{err}");
+        let text = Variant {
+            name: "mine.txt:2,1".into(),
+            text: Some("2\n1 6\n3 1 2 6\n".into()),
+        };
+        let [a, b] = DiceRules::dice(&text).unwrap();
+        assert_eq!((a.faces(), b.faces()), (&[1, 2, 6][..], &[6][..]));
+        let bad = Variant {
+            name: "bad".into(),
+            text: Some("2\n6 1 2 3\n".into()),
+        };
+        let err = RULES.start(&bad, 2, 0).err().unwrap();
+        assert!(err.starts_with("dice file bad: line 2"), "{err}");
+        assert!(RULES.start(&Variant::named("wuerfel0"), 4, 0).is_err());
+    }
+
+    #[test]
+    fn seeded_random_playouts_end_with_one_entry_per_seat() {
+        for (i, name) in ["wuerfel0", "loaded:1,3", "no-six:1,4", "stalling:2,3"]
+            .into_iter()
+            .enumerate()
+        {
+            for g in 0..20 {
+                let seed = derive_seed(derive_seed(0xD1CE, i as u64), g);
+                let mut game = start(name, seed);
+                let mut player = rng(seed ^ 5);
+                while let Some(turn) = game.turn() {
+                    let obs = game.observation(turn.seat);
+                    assert!(obs["legal"].as_array().unwrap().len() >= 2, "only choices");
+                    let action = game.random_action(&mut player).unwrap();
+                    game.apply(&action).unwrap();
+                }
+                let outcome = game.outcome().unwrap();
+                assert_eq!(outcome.points.len(), 2);
+                assert_eq!(outcome.ranks.len(), 2);
+            }
+        }
+    }
+
+    /// The same seed and the same choices give the engine's game played the way
+    /// `play::dice_free::play_free` plays it, observation for observation.
+    #[test]
+    fn the_contract_plays_the_drivers_game() {
+        let dice = file::parse(FILES[0].1).unwrap();
+        for g in 0..40 {
+            let seed = derive_seed(0xD1CF, g);
+            let mut game = start("wuerfel0", seed);
+            let mut player = rng(seed ^ 9);
+            let mut engine = Game::new(dice[0].clone(), dice[1].clone(), true, rng(seed));
+            while engine.roll().is_ok() {
+                let seat = engine.to_move();
+                let legal = engine.legal_moves();
+                let mv = if legal.len() < 2 {
+                    legal.first().copied()
+                } else {
+                    assert_eq!(game.turn().unwrap().seat as usize, seat);
+                    let obs = crate::play::dice_free::observation(&engine, seat, &legal);
+                    assert_eq!(
+                        game.observation(seat as u32),
+                        serde_json::to_value(obs).unwrap()
+                    );
+                    let action = game.random_action(&mut player).unwrap();
+                    let event = game.apply(&action).unwrap();
+                    let first: crate::play::dice::Turn =
+                        serde_json::from_value(event["turns"][0].clone()).unwrap();
+                    let answer: wire::Move = serde_json::from_value(action).unwrap();
+                    let mv = legal
+                        .iter()
+                        .copied()
+                        .find(|m| step(m.from) == answer.from && i32::from(m.to) == answer.to);
+                    assert_eq!(first.mv, mv);
+                    mv
+                };
+                engine.play(mv).unwrap();
+            }
+            assert!(game.turn().is_none());
+            assert_eq!(game.state()["turns"], engine.turns());
+            let end = engine.outcome().unwrap();
+            assert_eq!(
+                game.outcome().unwrap().points,
+                match end.winner() {
+                    Some(0) => [1.0, 0.0],
+                    Some(_) => [0.0, 1.0],
+                    None => [0.5, 0.5],
+                }
+            );
+        }
+    }
+
+    /// Always choosing the frontmost move plays the strict rule's game, as the ranking counts it,
+    /// with die A starting (`NAME:A,B`) or die B starting (`NAME:B,A`, seats swapped).
+    #[test]
+    fn frontmost_choices_replay_the_strict_ranking() {
+        let dice = file::parse(FILES[0].1).unwrap();
+        for (a, b) in [(0, 1), (0, 5), (2, 3)] {
+            for g in 0..30 {
+                let seed = derive_seed(0xD1D0 + a as u64 * 8 + b as u64, g);
+                let a_starts = g % 2 == 0;
+                let strict = play_strict(&dice[a], &dice[b], a_starts, &mut rng(seed));
+                let name = if a_starts {
+                    format!("wuerfel0:{},{}", a + 1, b + 1)
+                } else {
+                    format!("wuerfel0:{},{}", b + 1, a + 1)
+                };
+                let mut game = start(&name, seed);
+                while game.turn().is_some() {
+                    let action = frontmost(game.as_ref());
+                    game.apply(&action).unwrap();
+                }
+                assert_eq!(game.state()["turns"], strict.turns);
+                // Seat 0 of the contract is die A when A starts, die B otherwise.
+                let winner = strict.winner().map(|s| if a_starts { s } else { 1 - s });
+                let expected = Outcome::two_player(winner.map(|s| s as u32), "");
+                assert_eq!(
+                    game.outcome().unwrap().points,
+                    expected.points,
+                    "{name} {g}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn refused_actions_change_nothing() {
+        let mut game = start("wuerfel0", 1);
+        let seat = game.turn().unwrap().seat;
+        let before = game.state();
+        let obs = game.observation(seat);
+        for garbage in [
+            json!("left"),
+            json!({"from": 0}),
+            json!({"from": "B", "to": 0}),
+            json!(null),
+            json!(3),
+        ] {
+            match game.apply(&garbage) {
+                Err(Refusal::Malformed(m)) => {
+                    assert!(
+                        m.contains(&shown(&garbage)) && m.contains("\"from\""),
+                        "{m}"
+                    )
+                }
+                other => panic!("{garbage}: {other:?}"),
+            }
+            assert_eq!(game.state(), before);
+        }
+        for illegal in [json!({"from": 40, "to": 99}), json!({"from": -1, "to": 7})] {
+            match game.apply(&illegal) {
+                Err(Refusal::Illegal(m)) => assert!(m.contains("legal moves"), "{m}"),
+                other => panic!("{illegal}: {other:?}"),
+            }
+            assert_eq!(game.state(), before);
+            assert_eq!(game.observation(seat), obs);
+        }
+    }
+
+    #[test]
+    fn the_other_seat_sees_the_roll_but_no_moves() {
+        let game = start("wuerfel0", 2);
+        let seat = game.turn().unwrap().seat;
+        let mine = game.observation(seat);
+        let theirs = game.observation(1 - seat);
+        assert_eq!(theirs["legal"], json!([]));
+        assert_eq!(theirs["face"], mine["face"]);
+        assert_eq!(theirs["mine"], mine["theirs"]);
+    }
+
+    #[test]
+    fn a_forfeit_loses_and_ends_the_game() {
+        let mut game = start("wuerfel0", 3);
+        let outcome = game.forfeit(0, "fault");
+        assert_eq!(outcome, Outcome::two_player(Some(1), "fault"));
+        assert!(game.turn().is_none() && game.random_action(&mut rng(0)).is_none());
+        assert_eq!(game.outcome(), Some(outcome));
+    }
+}
