@@ -16,6 +16,7 @@
 #![deny(unsafe_code)]
 
 pub mod bs;
+pub mod connect4;
 pub mod dice;
 pub mod g2048;
 pub mod worms;
@@ -31,7 +32,7 @@ use serde::{Deserialize, Serialize, de::DeserializeOwned};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Setup {
-    /// The game's name: `"2048"`, `"worms"`, `"dice"` or `"bs"`.
+    /// The game's name: `"2048"`, `"worms"`, `"dice"`, `"bs"` or `"connect4"`.
     pub game: String,
     /// A seed derived from the game's seed, for the strategy's own random choices. Using it (and nothing
     /// else) as the source of randomness keeps a game reproducible.
