@@ -10,6 +10,7 @@
 //! - the strategy in seat `k` of a game with seed `g` is seeded with `derive_seed(g, 1000 + k)`.
 
 pub mod bs;
+pub mod connect4;
 pub mod contract;
 pub mod dice;
 pub mod g2048;
