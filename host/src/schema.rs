@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use botbox_sdk::{Setup, bs, dice, g2048, worms};
+use botbox_sdk::{Setup, bs, connect4, dice, g2048, worms};
 use schemars::schema_for;
 
 /// Every published schema: its file name and its text.
@@ -21,6 +21,11 @@ pub fn all() -> Vec<(&'static str, String)> {
         ("bs.call.observation.json", schema_for!(bs::CallObservation)),
         ("bs.call.action.json", schema_for!(bs::CallAction)),
         ("bs.event.json", schema_for!(bs::Event)),
+        (
+            "connect4.observation.json",
+            schema_for!(connect4::Observation),
+        ),
+        ("connect4.action.json", schema_for!(connect4::Action)),
     ];
     schemas
         .into_iter()

@@ -64,6 +64,9 @@ impl Answer for serde_json::Value {}
 impl Payload for botbox_sdk::worms::Observation {}
 impl Answer for botbox_sdk::worms::Move {}
 
+impl Payload for botbox_sdk::connect4::Observation {}
+impl Answer for botbox_sdk::connect4::Move {}
+
 impl Payload for botbox_sdk::dice::Observation {}
 impl Answer for botbox_sdk::dice::Move {}
 
