@@ -41,6 +41,7 @@
 //! | round limit | 1000 rounds of four turns ([`ROUND_LIMIT`]) |
 
 mod cards;
+mod contract;
 mod game;
 pub mod policy;
 
@@ -51,6 +52,7 @@ mod tests;
 
 pub use botbox_sdk::bs::{CallObservation, Event, PlayObservation};
 pub use cards::Cards;
+pub use contract::{BsMatch, BsRules, RULES};
 pub use game::{Game, PlayInfo, Resolution};
 
 use serde::{Deserialize, Serialize};

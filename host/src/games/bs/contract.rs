@@ -1,0 +1,369 @@
+//! BS through the game contract ([`crate::games::contract`]): four seats, the functions `play`,
+//! `call` and the optional `observe`.
+//!
+//! A turn runs as `play::bs` runs it: the mover is asked `play` (its [`Game::play_observation`]),
+//! then each other seat in seat order after the mover is asked `call` (its
+//! [`Game::call_observation`], which shows no other seat's answer). The answers are collected in the
+//! match and the turn is resolved in the engine after the last one, so every call is independent.
+//! After a play, [`Match::take_notices`] gives every seat, in seat order, the public play event;
+//! after a resolution that does not end the game, the call (or no call) event and, after seat 3's
+//! turn, the round end, each to every seat: the `observe` events of `play::bs`, and none once the game
+//! is decided. The seed is the game's: the deal and the draws of a call come from it as in
+//! [`Game::new`].
+//!
+//! The observations carry the players' names by seat. The contract does not know them, so a match
+//! started by [`Rules::start`] names the seats `seat0` to `seat3`; [`BsMatch::with_names`] takes the
+//! real names.
+
+use serde_json::{Value, json};
+
+use super::{End, Event, Game, PLAYERS, PlayObservation, Resolution, Seat, policy};
+use crate::games::Rng;
+use crate::games::contract::{
+    Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
+};
+use rand::RngExt;
+
+/// How often [`Match::random_action`] calls "BS", as the random player of `play::bs`'s tests.
+const RANDOM_CALL: f64 = 0.3;
+
+/// BS as the registry lists it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BsRules;
+
+/// The registered BS.
+pub static RULES: BsRules = BsRules;
+
+impl Rules for BsRules {
+    fn name(&self) -> &'static str {
+        "bs"
+    }
+
+    fn title(&self) -> &'static str {
+        "BS (Cheat): four players bluff about the cards they play; first with no cards wins"
+    }
+
+    fn seats(&self) -> Seats {
+        Seats::exactly(PLAYERS as u32)
+    }
+
+    fn functions(&self) -> &'static [&'static str] {
+        &["play", "call", "observe"]
+    }
+
+    fn variants(&self) -> Vec<VariantInfo> {
+        vec![VariantInfo {
+            name: "standard".into(),
+            description: "52 cards dealt to four seats, 1000 rounds at most".into(),
+        }]
+    }
+
+    fn start(&self, variant: &Variant, seats: u32, seed: u64) -> Result<Box<dyn Match>, String> {
+        if !self.seats().contains(seats) {
+            return Err(format!("BS is played by {PLAYERS} players, not {seats}"));
+        }
+        if variant.name != "standard" || variant.text.is_some() {
+            return Err(format!(
+                "BS has one variant, standard, not {:?}",
+                variant.name
+            ));
+        }
+        Ok(Box::new(BsMatch::new(seed)))
+    }
+}
+
+/// One game of BS through the contract.
+#[derive(Clone, Debug)]
+pub struct BsMatch {
+    game: Game,
+    names: Vec<String>,
+    /// The answers collected for the play waiting for its calls, by seat.
+    calls: [bool; PLAYERS],
+    /// How many of the other seats have answered the waiting play.
+    asked: usize,
+    notices: Vec<(SeatIndex, &'static str, Value)>,
+    /// Actions applied through [`Match::apply`], plays and calls.
+    applied: u32,
+    forfeited: Option<Outcome>,
+}
+
+impl BsMatch {
+    /// A game seeded with `seed`, the seats named `seat0` to `seat3`.
+    pub fn new(seed: u64) -> BsMatch {
+        let names = (0..PLAYERS).map(|s| format!("seat{s}")).collect();
+        BsMatch::with_names(seed, names)
+    }
+
+    /// A game seeded with `seed`, the seats named `names` in the observations (as `play::bs`).
+    pub fn with_names(seed: u64, names: Vec<String>) -> BsMatch {
+        BsMatch {
+            game: Game::new(seed),
+            names,
+            calls: [false; PLAYERS],
+            asked: 0,
+            notices: Vec::new(),
+            applied: 0,
+            forfeited: None,
+        }
+    }
+
+    /// The engine's game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn is_over(&self) -> bool {
+        self.forfeited.is_some() || self.game.is_over()
+    }
+
+    /// The seat asked to call next on the waiting play.
+    fn caller(&self) -> Seat {
+        (self.game.to_move() + 1 + self.asked) % PLAYERS
+    }
+
+    /// Tells every seat `event`, in seat order.
+    fn tell(&mut self, event: &Event) {
+        let payload = serde_json::to_value(event).expect("events serialize");
+        for seat in 0..PLAYERS {
+            self.notices
+                .push((seat as SeatIndex, "observe", payload.clone()));
+        }
+    }
+
+    /// What `seat` sees between its decisions: its hand and the public counts, in the shape of a
+    /// play observation.
+    fn view(&self, seat: Seat) -> PlayObservation {
+        PlayObservation {
+            you: seat as u32,
+            players: self.names.clone(),
+            round: self.game.round(),
+            turn: self.game.turn(),
+            rank: self.game.required_rank(),
+            hand: self.game.hand(seat).iter().map(u32::from).collect(),
+            hand_sizes: self.game.hand_sizes().to_vec(),
+            pile: self.game.pile_len(),
+        }
+    }
+
+    fn play(&mut self, action: &Value) -> Result<Value, Refusal> {
+        let cards: Vec<u32> = serde_json::from_value(action.clone()).map_err(|_| {
+            Refusal::Malformed(format!(
+                "{}, not a play: expected a list of card ids from the hand, such as [8, 9]",
+                shown(action)
+            ))
+        })?;
+        let info = self
+            .game
+            .play(&cards)
+            .map_err(|e| Refusal::Illegal(format!("played {cards:?}: {e}")))?;
+        self.tell(&info.event());
+        Ok(json!({
+            "n": info.turn + 1,
+            "seat": info.player,
+            "play": cards,
+            "rank": info.rank,
+        }))
+    }
+
+    fn call(&mut self, action: &Value) -> Result<Value, Refusal> {
+        let call = action.as_bool().ok_or_else(|| {
+            Refusal::Malformed(format!(
+                "{}, not a call: expected true or false",
+                shown(action)
+            ))
+        })?;
+        let seat = self.caller();
+        self.calls[seat] = call;
+        self.asked += 1;
+        let mut event = json!({ "seat": seat, "call": call });
+        if self.asked == PLAYERS - 1 {
+            let resolution = self
+                .game
+                .resolve(std::mem::replace(&mut self.calls, [false; PLAYERS]))
+                .expect("a play waits for its calls");
+            self.asked = 0;
+            event["turn"] = self.turn_record(&resolution);
+            if !self.game.is_over() {
+                self.tell(&resolution.event());
+                if let Some(round) = resolution.round_end() {
+                    self.tell(&round);
+                }
+            }
+        }
+        Ok(event)
+    }
+
+    /// The whole turn as `play::bs` records it in a replay, hidden cards included.
+    fn turn_record(&self, r: &Resolution) -> Value {
+        json!({
+            "n": r.turn + 1,
+            "seat": r.player,
+            "rank": r.rank,
+            "cards": r.cards.iter().map(u32::from).collect::<Vec<_>>(),
+            "callers": (0..PLAYERS).filter(|&s| r.callers[s]).collect::<Vec<_>>(),
+            "caller": r.caller,
+            "lie": r.lie,
+            "taker": r.taker,
+            "taken": r.taken,
+            "reward": r.reward.map(u32::from),
+            "hand_sizes": self.game.hand_sizes(),
+            "pile": self.game.pile_len(),
+        })
+    }
+}
+
+/// `value` as JSON for a message, cut to a readable length.
+fn shown(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text,
+    }
+}
+
+impl Match for BsMatch {
+    fn turn(&self) -> Option<Turn> {
+        if self.is_over() {
+            None
+        } else if self.game.awaiting_calls() {
+            Some(Turn {
+                seat: self.caller() as SeatIndex,
+                function: "call",
+            })
+        } else {
+            Some(Turn {
+                seat: self.game.to_move() as SeatIndex,
+                function: "play",
+            })
+        }
+    }
+
+    /// The mover's play observation or a caller's call observation, exactly as `play::bs` asks with
+    /// them; between its decisions, a seat sees its own hand and the public counts (the shape of a
+    /// play observation, `you` being the seat), or its call observation while a play waits.
+    fn observation(&self, seat: SeatIndex) -> Value {
+        let seat = seat as Seat;
+        let mover = self.game.to_move();
+        let value = if self.is_over() {
+            serde_json::to_value(self.view(seat))
+        } else if self.game.awaiting_calls() && seat != mover {
+            let obs = self.game.call_observation(seat, &self.names);
+            serde_json::to_value(obs.expect("a play waits and seat did not make it"))
+        } else if seat == mover {
+            serde_json::to_value(self.game.play_observation(&self.names))
+        } else {
+            serde_json::to_value(self.view(seat))
+        };
+        value.expect("observations serialize")
+    }
+
+    fn apply(&mut self, action: &Value) -> Result<Value, Refusal> {
+        let Some(turn) = self.turn() else {
+            return Err(Refusal::Illegal("the game is over".into()));
+        };
+        let event = if turn.function == "play" {
+            self.play(action)?
+        } else {
+            self.call(action)?
+        };
+        self.applied += 1;
+        Ok(event)
+    }
+
+    fn take_notices(&mut self) -> Vec<(SeatIndex, &'static str, Value)> {
+        std::mem::take(&mut self.notices)
+    }
+
+    /// A random play of one to four cards of the hand, or a call with probability 0.3.
+    fn random_action(&self, rng: &mut Rng) -> Option<Value> {
+        let turn = self.turn()?;
+        Some(if turn.function == "play" {
+            let hand = self.game.hand(turn.seat as Seat);
+            let play = policy::random_play(hand, rng);
+            json!(play.iter().map(u32::from).collect::<Vec<_>>())
+        } else {
+            json!(rng.random_bool(RANDOM_CALL))
+        })
+    }
+
+    /// The winner gets 1 point and place 0, the others 0 points and place 1; after the round limit
+    /// nobody won: 0 points and place 0 for everyone.
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(outcome) = &self.forfeited {
+            return Some(outcome.clone());
+        }
+        let end = self.game.end()?;
+        let (points, ranks) = match end {
+            End::Won(winner) => (0..PLAYERS)
+                .map(|s| if s == winner { (1.0, 0) } else { (0.0, 1) })
+                .unzip(),
+            End::RoundLimit => (vec![0.0; PLAYERS], vec![0; PLAYERS]),
+        };
+        Some(Outcome {
+            points,
+            ranks,
+            reason: end.reason().to_string(),
+        })
+    }
+
+    /// The contract's default forfeit (the seat at fault last, the others sharing its point), and
+    /// the game ends.
+    fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
+        let n = PLAYERS as u32;
+        let points = (0..n)
+            .map(|s| {
+                if s == seat {
+                    0.0
+                } else {
+                    1.0 / f64::from(n - 1)
+                }
+            })
+            .collect();
+        let ranks = (0..n).map(|s| u32::from(s == seat)).collect();
+        let outcome = Outcome {
+            points,
+            ranks,
+            reason: reason.to_string(),
+        };
+        self.forfeited = Some(outcome.clone());
+        self.notices.clear();
+        outcome
+    }
+
+    fn seat_count(&self) -> u32 {
+        PLAYERS as u32
+    }
+
+    fn moves(&self) -> u32 {
+        self.applied
+    }
+
+    /// Everything: every hand, the pile, and the calls collected for a waiting play (`null` for a
+    /// seat not yet asked).
+    fn state(&self) -> Value {
+        let hands: Vec<Vec<u32>> = (0..PLAYERS)
+            .map(|s| self.game.hand(s).iter().map(u32::from).collect())
+            .collect();
+        let calls: Vec<Option<bool>> = (0..PLAYERS)
+            .map(|s| {
+                let k = (s + PLAYERS - self.game.to_move()) % PLAYERS;
+                (self.game.awaiting_calls() && k >= 1 && k <= self.asked).then_some(self.calls[s])
+            })
+            .collect();
+        json!({
+            "turn": self.game.turn(),
+            "to_move": self.game.to_move(),
+            "rank": self.game.required_rank(),
+            "hands": hands,
+            "pile": self.game.pile().iter().map(u32::from).collect::<Vec<_>>(),
+            "awaiting_calls": self.game.awaiting_calls(),
+            "calls": calls,
+            "end": self.game.end(),
+            "forfeited": self.forfeited.as_ref().map(|o| &o.reason),
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "contract_tests.rs"]
+mod tests;
