@@ -192,7 +192,8 @@ fn hostile_strategies_fault_only_their_own_games_and_bench_finishes() {
         "--json",
         file.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    // Every game faulted: the report is written and shown, and the exit status says no game completed.
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stdout(&out).contains("fuel 3"), "{}", stdout(&out));
     assert_eq!(json(&file)["summary"]["faults"]["fuel"], 3);
 }
@@ -259,4 +260,238 @@ fn parameters_reach_the_strategy_and_the_replay() {
     );
     let end: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert_eq!(end["logs"][0][0], "depth\t2\tx y");
+}
+
+/// A bundled bot for each registered game, for the tests that loop over the registry. A game added to
+/// the registry without one here fails `every_registered_game_has_a_bundled_bot_here`.
+fn bundled_bot(game: &str) -> Option<&'static str> {
+    Some(match game {
+        "2048" => "strategies/lua/g2048/greedy.lua",
+        "dice" => "strategies/lua/dice/safety_first.lua",
+        "bs" => "strategies/lua/bs/player4.lua",
+        "worms" => "strategies/lua/worms/greedy.lua",
+        "connect4" => "strategies/lua/connect4/center.lua",
+        _ => return None,
+    })
+}
+
+/// The games `botbox games --json` lists, with their JSON entries.
+fn registered_games() -> Vec<Value> {
+    let out = botbox(&["games", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let list: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    list.as_array().unwrap().clone()
+}
+
+#[test]
+fn games_lists_five_games_with_their_seats_functions_and_variants() {
+    let games = registered_games();
+    let names: Vec<&str> = games.iter().map(|g| g["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["2048", "dice", "bs", "worms", "connect4"]);
+    for g in &games {
+        assert!(g["seats"]["min"].as_u64().unwrap() >= 1, "{g}");
+        assert!(!g["functions"].as_array().unwrap().is_empty(), "{g}");
+        assert!(!g["variants"].as_array().unwrap().is_empty(), "{g}");
+    }
+    let out = botbox(&["games"]);
+    let text = stdout(&out);
+    for name in names {
+        assert!(text.contains(name), "{name} missing from\n{text}");
+    }
+}
+
+#[test]
+fn every_registered_game_has_a_bundled_bot_here() {
+    for g in registered_games() {
+        let name = g["name"].as_str().unwrap();
+        assert!(bundled_bot(name).is_some(), "add a bundled bot for {name}");
+    }
+}
+
+#[test]
+fn check_plays_a_smoke_game_of_every_game_with_its_bundled_bot() {
+    for g in registered_games() {
+        let name = g["name"].as_str().unwrap();
+        let bot = bundled_bot(name).unwrap();
+        let out = botbox(&["check", name, bot]);
+        let text = stdout(&out);
+        assert!(out.status.success(), "{name}: {text}{}", stderr(&out));
+        assert!(
+            text.contains("smoke game")
+                && text.contains("result      ok")
+                && text.contains("move 1 "),
+            "{name}: {text}"
+        );
+    }
+}
+
+#[test]
+fn check_shows_log_lines_beside_the_moves_and_the_fault_for_every_game() {
+    let dir = scratch("check-every-game");
+    // Answers garbage in every function a game may ask, after printing which one was asked.
+    let bot = dir.join("garbage.lua");
+    std::fs::write(
+        &bot,
+        "local M = {}\nprint('loaded')\nlocal function garbage(obs)\n  print('asked')\n  return {nonsense = true}\nend\n\
+         M.choose_move = garbage\nM.play = garbage\nM.call = garbage\nreturn M\n",
+    )
+    .unwrap();
+    for g in registered_games() {
+        let name = g["name"].as_str().unwrap();
+        let out = botbox(&["check", name, bot.to_str().unwrap()]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{name}: {text}{}", stderr(&out));
+        assert!(
+            text.contains("| loaded") && text.contains("| asked"),
+            "{name}: the log is missing: {text}"
+        );
+        assert!(
+            text.contains("FAULT") && text.contains("bad-output"),
+            "{name}: {text}"
+        );
+    }
+    // An endless loop ends by the budget, whatever the game.
+    let looping = dir.join("loop.lua");
+    std::fs::write(
+        &looping,
+        "local M = {}\nlocal function loop() while true do end end\nM.choose_move = loop\nM.play = loop\nM.call = loop\nreturn M\n",
+    )
+    .unwrap();
+    for g in registered_games() {
+        let name = g["name"].as_str().unwrap();
+        let out = botbox(&[
+            "check",
+            name,
+            looping.to_str().unwrap(),
+            "--lua-budget",
+            "100000",
+        ]);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{name}: {text}");
+        assert!(
+            text.contains("FAULT") && text.contains("budget"),
+            "{name}: {text}"
+        );
+    }
+}
+
+#[test]
+fn check_refuses_an_unknown_game_naming_the_games() {
+    let out = botbox(&["check", "chess", "strategies/lua/g2048/greedy.lua"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("unknown game \"chess\"") && err.contains("connect4"),
+        "{err}"
+    );
+    let out = botbox(&["tournament", "chess"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("unknown game \"chess\"") && !err.contains("No such file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn counts_of_zero_are_refused_at_once() {
+    for args in [
+        &[
+            "bench",
+            "2048",
+            "strategies/lua/g2048/greedy.lua",
+            "--games",
+            "0",
+        ][..],
+        &[
+            "bench",
+            "2048",
+            "strategies/lua/g2048/greedy.lua",
+            "--jobs",
+            "0",
+        ][..],
+        &[
+            "tournament",
+            "bs",
+            "--players",
+            "strategies/lua/bs/player1.lua",
+            "--games",
+            "0",
+        ][..],
+    ] {
+        let out = botbox(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains("at least 1"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let out = botbox(&[
+        "tournament",
+        "dice",
+        "--dice",
+        "examples/dice/wuerfel0.txt",
+        "--players",
+        "strategies/lua/dice/frontmost.lua",
+        "--games",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("odd"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_bench_where_every_game_faulted_exits_non_zero() {
+    let out = botbox(&[
+        "bench",
+        "2048",
+        "strategies/hostile/lua/endless_loop.lua",
+        "--games",
+        "2",
+        "--lua-budget",
+        "100000",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("no game completed"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn json_into_a_missing_directory_is_created_before_the_games() {
+    let dir = scratch("json-missing-dir");
+    let file = dir.join("not/yet/there.json");
+    let out = botbox(&[
+        "bench",
+        "2048",
+        "strategies/lua/g2048/first_legal.lua",
+        "--games",
+        "2",
+        "--json",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(json(&file)["games"].is_array());
+}
+
+#[test]
+fn garbage_wasm_bytes_and_a_missing_file_get_one_clear_line() {
+    let dir = scratch("garbage-wasm");
+    let file = dir.join("garbage.wasm");
+    std::fs::write(&file, [0xffu8, 0xfe, 0x00, 0x01, 0x02]).unwrap();
+    let out = botbox(&["check", "2048", file.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        err.contains("garbage.wasm")
+            && err.contains("starts with ff fe 00 01")
+            && !err.contains("utf-8"),
+        "{err}"
+    );
+    let out = botbox(&["check", "2048", "no/such/bot.lua"]);
+    let err = stderr(&out);
+    assert_eq!(err.matches("No such file").count(), 1, "{err}");
 }

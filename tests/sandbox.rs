@@ -333,7 +333,8 @@ fn a_hundred_games_of_a_12_mb_error_keep_the_host_and_the_report_small() {
         .spawn()
         .unwrap();
     let (peak, status) = peak_rss(child);
-    assert!(status.success());
+    // Every game faulted, so the bench says no game completed.
+    assert_eq!(status.code(), Some(1));
     assert!(peak < 100 << 20, "peak RSS {} MiB", peak >> 20);
     let size = std::fs::metadata(&json).unwrap().len();
     assert!(size < 1 << 20, "report of {size} bytes");

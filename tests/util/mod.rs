@@ -46,7 +46,8 @@ pub fn run_json(dir: &Path, args: &[&str]) -> (String, serde_json::Value) {
     let mut all = args.to_vec();
     all.extend_from_slice(&["--json", file.to_str().unwrap()]);
     let out = botbox(&all);
-    assert!(out.status.success(), "{}", stderr(&out));
+    // 1: the run went through but no game completed (every game faulted); the report is written.
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", stderr(&out));
     let json = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     (stdout(&out), json)
 }

@@ -24,7 +24,7 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Games played at once (default: the number of cores); results do not depend on it
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least_one)]
     pub jobs: Option<usize>,
     /// Also write the full report (standings, pairs, every game) as JSON to this file
     #[arg(long, value_name = "FILE")]
@@ -94,6 +94,7 @@ pub fn run_and_report<D: Duel + Clone + Send + 'static>(
         }
         bar.inc(1);
     };
+    super::prepare_output(run.json.as_deref())?;
     let jobs = super::jobs_or_cores(run.jobs);
     let record = dir.is_some();
     let report = if flags.watch {

@@ -27,7 +27,7 @@ pub struct Args {
     /// The strategy: .lua, .wasm, .wat, or a Rust guest crate directory
     strategy: PathBuf,
     /// Number of games
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::at_least_one)]
     games: usize,
     /// Seed of the series: game i is seeded from (seed, i)
     #[arg(long, default_value_t = 1)]
@@ -36,7 +36,7 @@ pub struct Args {
     #[arg(long, default_value_t = 4)]
     size: usize,
     /// Games played at once (default: the number of cores)
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least_one)]
     jobs: Option<usize>,
     /// Also write the full report as JSON to this file
     #[arg(long, value_name = "FILE")]
@@ -50,6 +50,7 @@ pub struct Args {
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     botbox::games::g2048::check_size(args.size).context("--size")?;
+    super::prepare_output(args.json.as_deref())?;
     let strategy = super::load(&args.strategy, &args.limits)?;
     let jobs = super::jobs_or_cores(args.jobs);
     let config = BenchConfig {
@@ -65,6 +66,13 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     super::print_report(&render(&report))?;
     if let Some(path) = &args.json {
         super::write_json(path, &report)?;
+    }
+    if report.games.iter().all(|g| g.fault.is_some()) {
+        eprintln!(
+            "error: no game completed: the strategy faulted in all {} games (see the first fault above)",
+            report.games.len()
+        );
+        return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)
 }

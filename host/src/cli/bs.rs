@@ -32,7 +32,7 @@ pub struct MatchArgs {
     #[arg(num_args = 4, required = true, value_name = "STRATEGY")]
     players: Vec<PathBuf>,
     /// Number of games
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = super::at_least_one)]
     games: usize,
     #[command(flatten)]
     run: RunArgs,
@@ -56,7 +56,7 @@ pub struct TournamentArgs {
     #[arg(long, num_args = 1.., required = true, value_name = "STRATEGY")]
     players: Vec<PathBuf>,
     /// Number of games
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = super::at_least_one)]
     games: usize,
     /// Allow an entry to sit at a table more than once
     #[arg(long)]
@@ -100,6 +100,7 @@ pub(super) fn run_and_report(
         ),
         PlanError::Empty => e.into(),
     })?;
+    super::prepare_output(run.json.as_deref())?;
     let bar = super::games_bar(games as u64);
     let replay_error = std::sync::Mutex::new(None);
     let dir = run.replay_dir.as_deref();

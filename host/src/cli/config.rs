@@ -217,7 +217,7 @@ pub fn read(path: &Path) -> anyhow::Result<Loaded> {
 #[derive(Debug, Clone, clap::Args)]
 pub struct Overrides {
     /// Games played at once (default: the file's `jobs`, else the number of cores)
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least_one)]
     pub jobs: Option<usize>,
     /// Write the report as JSON to this file (default: the file's [output] json)
     #[arg(long, value_name = "FILE")]
@@ -246,6 +246,16 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
             .or_else(|| f.output.replay_dir.as_ref().map(|p| loaded.resolve(p))),
         limits: super::limits::LimitArgs::from_limits(&limits),
     };
+    anyhow::ensure!(
+        run.jobs != Some(0),
+        "{}: jobs = 0: at least one game must run at a time",
+        path.display()
+    );
+    anyhow::ensure!(
+        f.games != Some(0),
+        "{}: games = 0: a tournament plays at least one game",
+        path.display()
+    );
     let flags = &overrides.flags;
     let in_file = |what: &str| format!("{}: {what}", path.display());
     match f.game {

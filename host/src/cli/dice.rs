@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Threads (default: the number of cores)
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least_one)]
     jobs: Option<usize>,
     /// Also write the full report as JSON to this file
     #[arg(long, value_name = "FILE")]
@@ -61,6 +61,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         Some(games) => Sampling::GamesPerPair(games),
         None => Sampling::Precision(args.precision),
     };
+    super::prepare_output(args.json.as_deref())?;
     let jobs = super::jobs_or_cores(args.jobs);
     let config = DiceConfig {
         seed: args.seed,

@@ -31,7 +31,7 @@ observation. Games between different dice are seeded exactly as `botbox dice --s
 a strategy that always takes the frontmost move reproduces the strict ranking's results.")]
 pub struct TournamentArgs {
     /// The rules: only `free` leaves a choice to strategies (the strict rule is `botbox dice`)
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, default_value = "free")]
     variant: Variant,
     /// The dice file
     #[arg(long, value_name = "FILE")]
@@ -43,7 +43,7 @@ pub struct TournamentArgs {
     #[arg(long, num_args = 1.., required = true, value_name = "STRATEGY")]
     players: Vec<PathBuf>,
     /// Games per pairing of entries (even: each starts half)
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = super::at_least_one)]
     games: usize,
     /// round-robin: every entry against every other; gauntlet: the first entry against each other
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
@@ -56,6 +56,11 @@ pub struct TournamentArgs {
 
 pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     let Variant::Free = args.variant;
+    anyhow::ensure!(
+        args.games.is_multiple_of(2),
+        "--games {} is odd: every pairing plays an even number of games, each entry starting half",
+        args.games
+    );
     let strategies = arena::load_entries(&args.players, &args.run.limits)?;
     let (duel, entries) = lineup(&args.dice, &args.die, &strategies, args.run.seed)?;
     arena::run_and_report(

@@ -28,6 +28,7 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
+    super::prepare_output(args.json.as_deref())?;
     let parts = args
         .parts
         .iter()

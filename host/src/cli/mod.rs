@@ -9,6 +9,7 @@ mod check;
 mod config;
 mod dice;
 mod dice_free;
+mod games;
 mod limits;
 mod merge;
 mod play;
@@ -27,7 +28,7 @@ use clap::{Parser, Subcommand, ValueEnum};
     name = "botbox",
     version,
     about = "Run untrusted game strategies (Lua or WebAssembly) under limits: benchmarks, checks and replays",
-    after_help = "Examples:\n  botbox bench 2048 strategies/lua/g2048/corner.lua\n  botbox check my_bot.lua --game 2048\n  botbox play 2048 --undo 5\n  botbox replay replays/game-0001.jsonl\n\nDocs: docs/lua-api.md (Lua strategies), docs/wasm-abi.md (WASM strategies)"
+    after_help = "Examples:\n  botbox bench 2048 strategies/lua/g2048/corner.lua\n  botbox check 2048 my_bot.lua\n  botbox games\n  botbox play 2048 --undo 5\n  botbox replay replays/game-0001.jsonl\n\nDocs: docs/lua-api.md (Lua strategies), docs/wasm-abi.md (WASM strategies)"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -39,6 +40,7 @@ enum Command {
     Bench(bench::Args),
     Check(check::Args),
     Dice(dice::Args),
+    Games(games::Args),
     Match(MatchArgs),
     Merge(merge::Args),
     Tournament(TournamentArgs),
@@ -109,6 +111,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::execute(args),
         Command::Check(args) => check::execute(args),
         Command::Dice(args) => dice::execute(args),
+        Command::Games(args) => games::execute(args),
         Command::Merge(args) => merge::execute(args),
         Command::Match(MatchArgs { game }) => match game {
             MatchGame::Worms(args) => worms::execute_match(args),
@@ -122,6 +125,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             (Some(TournamentGame::Worms(args)), _) => worms::execute_tournament(args),
             (Some(TournamentGame::Dice(args)), _) => dice_free::execute_tournament(args),
             (Some(TournamentGame::Bs(args)), _) => bs::execute_tournament(args),
+            (None, Some(file)) if !file.exists() && file.extension().is_none() => anyhow::bail!(
+                "unknown game {:?}: `botbox tournament` runs worms, dice or bs, or a tournament \
+                 file (FILE.toml); `botbox games` lists every game",
+                file.display().to_string()
+            ),
             (None, Some(file)) => config::execute(&file, overrides),
             (None, None) => anyhow::bail!(
                 "give a game (worms, dice, bs) with its flags, or a tournament file: see `botbox tournament --help`"
@@ -146,6 +154,15 @@ fn load(
     Ok(strategy.with_params(args.params()))
 }
 
+/// A count of at least one (`--games`, `--jobs`): zero games or zero threads is a mistake, said at once.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// `--jobs`, or one game thread per core when it is not given.
 fn jobs_or_cores(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -156,6 +173,23 @@ fn games_bar(games: u64) -> indicatif::ProgressBar {
     let template = "{spinner} {human_pos}/{human_len} games [{elapsed_precise}] {wide_bar} {per_sec} eta {eta}";
     indicatif::ProgressBar::new(games)
         .with_style(indicatif::ProgressStyle::with_template(template).expect("a valid template"))
+}
+
+/// Makes sure a report can be written to `path` (`--json`) before any game is played: its directory
+/// is created, and the file opened for writing, so a typo fails at once, not after the run.
+fn prepare_output(path: Option<&std::path::Path>) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let Some(path) = path else { return Ok(()) };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
 }
 
 /// Writes a report as pretty JSON to `path` (`--json`).

@@ -67,7 +67,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at once (default: the number of cores)
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least_one)]
     jobs: Option<usize>,
     #[command(flatten)]
     limits: LimitArgs,

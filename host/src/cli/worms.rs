@@ -29,7 +29,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     maps: MapArgs,
     /// Number of games
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = super::at_least_one)]
     games: usize,
     /// Show every game on the board, live (plays one game at a time)
     #[arg(long)]
@@ -59,7 +59,7 @@ pub struct TournamentArgs {
     #[command(flatten)]
     maps: MapArgs,
     /// Games per pairing
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
     games: usize,
     /// round-robin: everyone against everyone; gauntlet: the first entry against each other one
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]

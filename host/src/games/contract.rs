@@ -174,7 +174,9 @@ pub trait Match {
     fn random_action(&self, rng: &mut Rng) -> Option<Value>;
     /// The outcome once the game is over.
     fn outcome(&self) -> Option<Outcome>;
-    /// Ends the game now with `seat` at fault: it loses (places last), the others share the rest.
+    /// The outcome when `seat` is at fault: it loses (places last), the others share the rest. A
+    /// driver stops asking after a forfeit; a game may also end itself here, so that `turn` is `None`
+    /// and `outcome` gives this outcome afterwards (the bundled games do).
     fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
         let n = self.seat_count();
         let points: Vec<f64> = (0..n)
@@ -194,7 +196,8 @@ pub trait Match {
         }
     }
     fn seat_count(&self) -> u32;
-    /// Moves applied so far.
+    /// Actions applied so far through [`Match::apply`] (the decisions of seats, not the passes or
+    /// forced moves a game makes by itself).
     fn moves(&self) -> u32;
     /// The full state as JSON, hidden information included, for replays' omniscient view and for the
     /// conformance suite's "same seed, same game". Never shown to a strategy.

@@ -14,6 +14,9 @@ pub mod connect4;
 pub mod contract;
 pub mod dice;
 pub mod g2048;
+pub mod registry;
+#[cfg(test)]
+mod suite;
 pub mod worms;
 
 /// The random number generator of every game: small, fast, and identical on every platform.

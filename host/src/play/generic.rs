@@ -234,3 +234,50 @@ fn finish(mut played: Played, agents: Vec<Agent>) -> Played {
     }
     played
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::registry;
+
+    #[test]
+    fn random_players_finish_a_game_of_every_registered_game() {
+        for rules in registry::all() {
+            for seats in [rules.seats().min, rules.seats().max] {
+                let players = vec![Player::Random; seats as usize];
+                let mut steps = 0;
+                let played = play(
+                    rules,
+                    &registry::default_variant(rules),
+                    &players,
+                    3,
+                    false,
+                    &mut |_| steps += 1,
+                )
+                .unwrap();
+                assert_eq!(played.moves, steps, "{}", rules.name());
+                assert!(
+                    played.faults.iter().all(Option::is_none),
+                    "{}",
+                    rules.name()
+                );
+                assert_eq!(played.outcome.points.len(), seats as usize);
+            }
+        }
+    }
+
+    #[test]
+    fn a_wrong_number_of_players_is_refused() {
+        let rules = registry::find("bs").unwrap();
+        let err = play(
+            rules,
+            &registry::default_variant(rules),
+            &[Player::Random; 2],
+            1,
+            false,
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert!(err.contains("4 players"), "{err}");
+    }
+}
