@@ -156,10 +156,11 @@ pub struct ReplayFile {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}: {error}", path.display())]
     Io {
         path: PathBuf,
-        source: std::io::Error,
+        /// Not a `source`: the message already says it, and a chain would say it twice.
+        error: std::io::Error,
     },
     #[error("{}:{line}: {message}", path.display())]
     Bad {
@@ -171,9 +172,9 @@ pub enum ReplayError {
 
 /// Reads and checks a replay file.
 pub fn read(path: &Path) -> Result<ReplayFile, ReplayError> {
-    let io = |source| ReplayError::Io {
+    let io = |error| ReplayError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let bad = |line: usize, message: String| ReplayError::Bad {
         path: path.to_path_buf(),

@@ -88,10 +88,11 @@ impl Fault {
 /// A strategy file that cannot be used at all: unreadable, malformed, or asking for what the ABI does not offer.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}: {error}", path.display())]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        /// Not a `source`: the message already says it, and a chain would say it twice.
+        error: std::io::Error,
     },
     #[error("{}: unknown strategy kind (expected .lua, .luau, .wasm, .wat, a Rust crate directory or an executable program)", path.display())]
     UnknownKind { path: PathBuf },

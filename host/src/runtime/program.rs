@@ -97,9 +97,9 @@ pub struct Program {
 
 impl Program {
     pub fn new(path: &Path) -> Result<Program, LoadError> {
-        let path = std::path::absolute(path).map_err(|source| LoadError::Read {
+        let path = std::path::absolute(path).map_err(|error| LoadError::Read {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         Ok(Program { path })
     }

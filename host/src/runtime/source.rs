@@ -67,9 +67,9 @@ pub(super) fn read(path: &Path) -> Result<Source, LoadError> {
     let kind = SourceKind::detect(&file).ok_or_else(|| LoadError::UnknownKind {
         path: path.to_path_buf(),
     })?;
-    let read_err = |source| LoadError::Read {
+    let read_err = |error| LoadError::Read {
         path: file.clone(),
-        source,
+        error,
     };
     let (bytes, hash) = if kind == SourceKind::Program {
         (Vec::new(), sha256_file(&file).map_err(read_err)?)

@@ -451,11 +451,44 @@ pub fn pairs(names: &[&str], records: &[GameRecord]) -> Vec<PairResult> {
     out
 }
 
-/// Names for the entries: the file stems, made unique with `-2`, `-3`, ... where they repeat.
+/// Names for the entries: the file stems; where two files share a stem, as much of their paths as tells
+/// them apart (`lua/greedy`, `wat/greedy`); the same file entered twice is numbered (`greedy-2`).
 pub fn unique_names(strategies: &[Strategy]) -> Vec<String> {
+    // The path without its extension, as components: `strategies/lua/worms/greedy`.
+    let parts: Vec<Vec<String>> = strategies
+        .iter()
+        .map(|s| {
+            let path = s.path().with_extension("");
+            let mut parts: Vec<String> = path
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if parts.is_empty() {
+                parts.push(s.name().to_string());
+            }
+            parts
+        })
+        .collect();
+    let suffix = |i: usize, k: usize| parts[i][parts[i].len().saturating_sub(k)..].join("/");
     let mut names: Vec<String> = Vec::with_capacity(strategies.len());
-    for s in strategies {
-        let base = s.name().to_string();
+    for i in 0..strategies.len() {
+        // The file's stem, or as much of its path as tells it from another file with the same stem.
+        let mut k = 1;
+        let base = loop {
+            let mine = suffix(i, k);
+            let clash = (0..strategies.len()).any(|j| {
+                j != i && strategies[j].path() != strategies[i].path() && suffix(j, k) == mine
+            });
+            if !clash || k >= parts[i].len() {
+                break if k == 1 {
+                    strategies[i].name().to_string()
+                } else {
+                    mine
+                };
+            }
+            k += 1;
+        };
+        // The same file entered twice: numbered.
         let mut name = base.clone();
         let mut n = 2;
         while names.contains(&name) {

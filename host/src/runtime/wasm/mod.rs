@@ -250,6 +250,17 @@ fn to_binary<'a>(display: &str, bytes: &'a [u8]) -> Result<Cow<'a, [u8]>, Refusa
     if bytes.starts_with(b"\0asm") {
         return Ok(Cow::Borrowed(bytes));
     }
+    if std::str::from_utf8(bytes).is_err() {
+        let head: Vec<String> = bytes.iter().take(4).map(|b| format!("{b:02x}")).collect();
+        return Err(Refusal::Invalid(format!(
+            "neither a binary module (one starts with the bytes 00 61 73 6d) nor WAT text: the file {}",
+            if head.is_empty() {
+                "is empty".to_string()
+            } else {
+                format!("starts with {}", head.join(" "))
+            }
+        )));
+    }
     cap(bytes.len() as u64, MAX_WAT_BYTES as u64, || {
         "size of the text in bytes".into()
     })?;
