@@ -495,3 +495,100 @@ fn garbage_wasm_bytes_and_a_missing_file_get_one_clear_line() {
     let err = stderr(&out);
     assert_eq!(err.matches("No such file").count(), 1, "{err}");
 }
+
+#[test]
+fn connect4_plays_matches_and_tournaments_the_same_at_any_job_count_and_in_shards() {
+    let dir = scratch("connect4-tournament");
+    let run = |name: &str, extra: &[&str]| -> Value {
+        let file = dir.join(name);
+        let mut args = vec![
+            "tournament",
+            "connect4",
+            "--players",
+            "strategies/lua/connect4/center.lua",
+            "strategies/lua/connect4/random.lua",
+            "strategies/lua/connect4/random.lua",
+            "--games",
+            "6",
+            "--variant",
+            "standard",
+            "--variant",
+            "6x5-4",
+            "--seed",
+            "5",
+            "--json",
+            file.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = botbox(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let mut report = json(&file);
+        // Timings differ from run to run; everything else is the same.
+        report.as_object_mut().unwrap().remove("timing");
+        report
+    };
+    let one = run("jobs1.json", &["--jobs", "1"]);
+    let two = run("jobs2.json", &["--jobs", "2"]);
+    assert_eq!(one, two);
+    assert_eq!(one["games"].as_array().unwrap().len(), 18);
+    // The same file twice gets two names; the standings name the bots.
+    let text = serde_json::to_string(&one).unwrap();
+    assert!(
+        text.contains("random-2") && text.contains("center"),
+        "{text:.600}"
+    );
+    // Two shards merged give the whole run's standings.
+    run("part1.json", &["--shard", "1/2"]);
+    run("part2.json", &["--shard", "2/2"]);
+    let merged = dir.join("merged.json");
+    let out = botbox(&[
+        "merge",
+        dir.join("part1.json").to_str().unwrap(),
+        dir.join("part2.json").to_str().unwrap(),
+        "--json",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json(&merged)["standings"], one["standings"]);
+}
+
+#[test]
+fn a_connect4_replay_is_replayed_through_the_rules_and_a_forged_one_is_refused() {
+    let dir = scratch("connect4-replay");
+    let replays = dir.join("replays");
+    let out = botbox(&[
+        "match",
+        "connect4",
+        "strategies/lua/connect4/center.lua",
+        "strategies/lua/connect4/random.lua",
+        "--games",
+        "2",
+        "--replay-dir",
+        replays.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let file = replays.join("connect4-0001.jsonl");
+    let out = botbox(&["replay", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("move    1") && text.contains("end: points"),
+        "{text}"
+    );
+    // Move 3 forged into another column: refused at its line (the header is line 1).
+    let lines: Vec<String> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let mut turn: Value = serde_json::from_str(&lines[3]).unwrap();
+    let column = turn["action"].as_u64().unwrap();
+    turn["action"] = serde_json::json!((column + 1) % 7);
+    let mut forged = lines.clone();
+    forged[3] = serde_json::to_string(&turn).unwrap();
+    let bad = dir.join("forged.jsonl");
+    std::fs::write(&bad, forged.join("\n") + "\n").unwrap();
+    let out = botbox(&["replay", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("forged.jsonl:4:"), "{}", stderr(&out));
+}

@@ -3,7 +3,7 @@
 //! with its message if there is one, and the limits in force.
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -239,22 +239,10 @@ fn smoke_game(
 
 /// The variant to play: a name the game knows, a file's text, or the default.
 fn variant(rules: &dyn Rules, given: Option<&str>) -> anyhow::Result<Variant> {
-    let Some(given) = given else {
-        return Ok(registry::default_variant(rules));
-    };
-    let path = Path::new(given);
-    if path.is_file() {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let name = path
-            .file_stem()
-            .map_or_else(|| given.to_string(), |s| s.to_string_lossy().into_owned());
-        return Ok(Variant {
-            name,
-            text: Some(text),
-        });
+    match given {
+        Some(given) => super::versus::variant(given),
+        None => Ok(registry::default_variant(rules)),
     }
-    Ok(Variant::named(given))
 }
 
 /// A JSON value on one line, cut to a readable width.

@@ -15,6 +15,7 @@ mod merge;
 mod play;
 mod replay;
 mod schemas;
+mod versus;
 mod watch;
 mod worms;
 mod worms_view;
@@ -67,6 +68,8 @@ struct MatchArgs {
 enum MatchGame {
     Worms(worms::MatchArgs),
     Bs(bs::MatchArgs),
+    /// Play Connect Four games between two strategies, sides swapped every game
+    Connect4(versus::MatchArgs),
 }
 
 /// Play a tournament between many strategies and print standings with Elo and faults
@@ -97,6 +100,8 @@ enum TournamentGame {
     Worms(worms::TournamentArgs),
     Dice(dice_free::TournamentArgs),
     Bs(bs::TournamentArgs),
+    /// Play a Connect Four round robin or gauntlet and print standings with Elo and faults
+    Connect4(versus::TournamentArgs),
 }
 
 /// The games botbox knows, as named on the command line.
@@ -116,6 +121,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(MatchArgs { game }) => match game {
             MatchGame::Worms(args) => worms::execute_match(args),
             MatchGame::Bs(args) => bs::execute_match(args),
+            MatchGame::Connect4(args) => versus::execute_match("connect4", args),
         },
         Command::Tournament(TournamentArgs {
             game,
@@ -125,6 +131,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             (Some(TournamentGame::Worms(args)), _) => worms::execute_tournament(args),
             (Some(TournamentGame::Dice(args)), _) => dice_free::execute_tournament(args),
             (Some(TournamentGame::Bs(args)), _) => bs::execute_tournament(args),
+            (Some(TournamentGame::Connect4(args)), _) => {
+                versus::execute_tournament("connect4", args)
+            }
             (None, Some(file)) if !file.exists() && file.extension().is_none() => anyhow::bail!(
                 "unknown game {:?}: `botbox tournament` runs worms, dice or bs, or a tournament \
                  file (FILE.toml); `botbox games` lists every game",

@@ -41,10 +41,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
             super::worms_view::animate_replay(&file)?;
         }
         "worms" => super::worms_view::print_replay(&mut out, &file, args.last)?,
-        other => bail!(
-            "{}: replays of game {other:?} cannot be shown yet",
-            args.file.display()
-        ),
+        _ => print_contract(&mut out, &file, args.last, &args.file)?,
     }
     super::print_report(out.trim_end())?;
     Ok(ExitCode::SUCCESS)
@@ -218,6 +215,104 @@ fn print_dice(out: &mut String, file: &ReplayFile, last: Option<usize>) -> anyho
                 r["reason"].as_str().unwrap_or("?"),
                 r["turns"]
             )?,
+        }
+    }
+    Ok(())
+}
+
+/// Any registered game's replay, re-played through the game contract: each recorded action is applied
+/// to a new game with the recorded seed and variant, and the first one that does not follow (not that
+/// seat's turn, refused, or a different event than recorded) is refused with its line.
+fn print_contract(
+    out: &mut String,
+    file: &ReplayFile,
+    last: Option<usize>,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    use botbox::games::contract::Variant;
+    let h = &file.header;
+    let at = |line: usize| format!("{}:{line}", path.display());
+    let rules =
+        botbox::games::registry::find(&h.game).map_err(|e| anyhow::anyhow!("{}: {e}", at(1)))?;
+    let variant = Variant {
+        name: h.params["variant"].as_str().unwrap_or_default().to_string(),
+        text: h.params["text"].as_str().map(str::to_string),
+    };
+    let mut game = rules
+        .start(&variant, h.strategies.len() as u32, h.seed)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", at(1)))?;
+    let names: Vec<&str> = h.strategies.iter().map(|s| s.name.as_str()).collect();
+    writeln!(
+        out,
+        "{} game {} (seed {}, variant {}): {}",
+        h.game,
+        h.number,
+        h.seed,
+        variant.name,
+        names.join(" vs ")
+    )?;
+    let skip = last.map_or(0, |n| file.turns.len().saturating_sub(n));
+    for (i, turn) in file.turns.iter().enumerate() {
+        let line = i + 2;
+        let Some(expected) = game.turn() else {
+            bail!("{}: a move after the game ended", at(line));
+        };
+        let seat = turn["seat"].as_u64();
+        if seat != Some(u64::from(expected.seat)) || turn["function"] != expected.function {
+            bail!(
+                "{}: the move of seat {} ({}) does not follow: it is seat {}'s turn to {}",
+                at(line),
+                turn["seat"],
+                turn["function"],
+                expected.seat,
+                expected.function
+            );
+        }
+        let event = game.apply(&turn["action"]).map_err(|e| {
+            anyhow::anyhow!("{}: the recorded action does not follow: {e}", at(line))
+        })?;
+        if event != turn["event"] {
+            bail!(
+                "{}: the recorded event is not what the action does ({event})",
+                at(line)
+            );
+        }
+        let _ = game.take_notices();
+        if i >= skip {
+            let who = names.get(expected.seat as usize).copied().unwrap_or("?");
+            writeln!(
+                out,
+                "move {:>4}  seat {} ({who}) {} {}",
+                i + 1,
+                expected.seat,
+                expected.function,
+                turn["action"]
+            )?;
+        }
+    }
+    match (&file.end, game.outcome()) {
+        (Some(end), Some(outcome)) => writeln!(
+            out,
+            "end: points {:?}, ended by {}",
+            outcome.points, outcome.reason
+        )
+        .and_then(|()| print_logs(out, &names, &end.logs))?,
+        (Some(end), None) => writeln!(out, "end: {}", end.result)
+            .and_then(|()| print_logs(out, &names, &end.logs))?,
+        (None, _) => writeln!(out, "(the replay has no end line: the game was cut short)")?,
+    }
+    Ok(())
+}
+
+fn print_logs(out: &mut String, names: &[&str], logs: &[Vec<String>]) -> std::fmt::Result {
+    for (seat, lines) in logs.iter().enumerate() {
+        if lines.is_empty() {
+            continue;
+        }
+        let who = names.get(seat).copied().unwrap_or("?");
+        writeln!(out, "log of seat {seat} ({who}), {} lines:", lines.len())?;
+        for l in lines.iter().take(40) {
+            writeln!(out, "  | {l}")?;
         }
     }
     Ok(())

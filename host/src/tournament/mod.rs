@@ -11,6 +11,7 @@ pub mod live;
 pub mod pool;
 pub mod shard;
 pub mod stats;
+pub mod versus;
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};

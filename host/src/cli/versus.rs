@@ -1,0 +1,129 @@
+//! `botbox match <game>` and `botbox tournament <game>` for a two-player game that has no commands of
+//! its own: the registry's game played through the contract (`tournament::versus`), with everything
+//! the arena runner gives (round robin or gauntlet, Elo, faults, `--jobs`, `--shard`, replays).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use botbox::games::contract::{Rules, Variant};
+use botbox::games::registry;
+use botbox::tournament::arena::Format;
+use botbox::tournament::versus::Versus;
+
+use super::arena::{self, RunArgs};
+
+/// Play games between two strategies, sides swapped every game
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox match connect4 strategies/rust/connect4-alphabeta strategies/lua/connect4/center.lua --games 20
+  botbox match connect4 my_bot.lua strategies/lua/connect4/random.lua --variant 8x7-4 --variant standard
+
+The games alternate sides (the first strategy moves first in odd-numbered games) and rotate the
+variants every two games. A fault (error, budget, garbage, illegal move) loses the game.
+`botbox games` lists the variants.")]
+pub struct MatchArgs {
+    /// The first strategy
+    first: PathBuf,
+    /// The second strategy
+    second: PathBuf,
+    /// Variants by name, or variant files (default: the game's first variant)
+    #[arg(long = "variant", value_name = "VARIANT")]
+    variants: Vec<String>,
+    /// Number of games
+    #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
+    games: usize,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Play a round robin or gauntlet and print standings with Elo and faults
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox tournament connect4 --players strategies/lua/connect4/*.lua strategies/rust/connect4-alphabeta
+  botbox tournament connect4 --format gauntlet --players my_bot.lua strategies/lua/connect4/*.lua \\
+      --games 40 --jobs 2 --json standings.json --replay-dir replays/
+
+Every pairing plays --games games, sides swapped every game and variants rotated every two. Game i
+is seeded from (--seed, i) alone, so the results are identical whatever --jobs is.")]
+pub struct TournamentArgs {
+    /// The entries (at least two)
+    #[arg(long, num_args = 1.., required = true, value_name = "STRATEGY")]
+    players: Vec<PathBuf>,
+    /// Variants by name, or variant files (default: the game's first variant)
+    #[arg(long = "variant", value_name = "VARIANT")]
+    variants: Vec<String>,
+    /// Games per pairing
+    #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
+    games: usize,
+    /// round-robin: everyone against everyone; gauntlet: the first entry against each other one
+    #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
+    format: Format,
+    #[command(flatten)]
+    run: RunArgs,
+    #[command(flatten)]
+    flags: arena::TournamentFlags,
+}
+
+pub fn execute_match(game: &str, args: MatchArgs) -> anyhow::Result<ExitCode> {
+    let duel = duel(game, &args.variants)?;
+    let entries = arena::load_entries(&[args.first, args.second], &args.run.limits)?;
+    arena::run_and_report(
+        &duel,
+        &entries,
+        Format::RoundRobin,
+        args.games,
+        &args.run,
+        &Default::default(),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn execute_tournament(game: &str, args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(
+        args.players.len() >= 2,
+        "a tournament needs at least two --players"
+    );
+    let duel = duel(game, &args.variants)?;
+    let entries = arena::load_entries(&args.players, &args.run.limits)?;
+    arena::run_and_report(
+        &duel,
+        &entries,
+        args.format,
+        args.games,
+        &args.run,
+        &args.flags,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The registered game over the variants given (names or files), or its default.
+fn duel(game: &str, given: &[String]) -> anyhow::Result<Versus> {
+    let rules: &'static dyn Rules = registry::find(game).map_err(anyhow::Error::msg)?;
+    let variants = if given.is_empty() {
+        vec![registry::default_variant(rules)]
+    } else {
+        given
+            .iter()
+            .map(|v| variant(v))
+            .collect::<anyhow::Result<_>>()?
+    };
+    Versus::new(rules, variants).map_err(|e| anyhow::anyhow!("{game}: {e}"))
+}
+
+/// A variant by name, or read from a file when one of that name exists.
+pub fn variant(given: &str) -> anyhow::Result<Variant> {
+    let path = std::path::Path::new(given);
+    if !path.is_file() {
+        return Ok(Variant::named(given));
+    }
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let name = path
+        .file_stem()
+        .map_or_else(|| given.to_string(), |s| s.to_string_lossy().into_owned());
+    Ok(Variant {
+        name,
+        text: Some(text),
+    })
+}

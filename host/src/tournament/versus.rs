@@ -1,0 +1,153 @@
+//! Any registered two-player game, scheduled by the arena runner through the game contract: round
+//! robins, gauntlets, Elo, shards and replays for a game with no code of its own here (Connect Four
+//! first). Each game is played by [`crate::play::generic`].
+
+use serde_json::json;
+
+use crate::games::contract::{Rules, Variant};
+use crate::play::generic::{self, Player, Step};
+use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
+use crate::runtime::Strategy;
+use crate::tournament::arena::{Duel, Ending, Entry, Scheduled};
+
+/// A two-player registered game over a list of variants.
+#[derive(Clone)]
+pub struct Versus {
+    pub rules: &'static dyn Rules,
+    pub variants: Vec<Variant>,
+}
+
+impl std::fmt::Debug for Versus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Versus")
+            .field("game", &self.rules.name())
+            .field("variants", &self.variants)
+            .finish()
+    }
+}
+
+impl Versus {
+    /// The game over `variants`; every variant is started once here, so a bad one is refused before
+    /// any game is scheduled.
+    pub fn new(rules: &'static dyn Rules, variants: Vec<Variant>) -> Result<Versus, String> {
+        if !rules.seats().contains(2) {
+            return Err(format!(
+                "{} is played by {} players, not two",
+                rules.name(),
+                rules.seats()
+            ));
+        }
+        if variants.is_empty() {
+            return Err("no variants".into());
+        }
+        for v in &variants {
+            rules.start(v, 2, 0).map(drop)?;
+        }
+        Ok(Versus { rules, variants })
+    }
+}
+
+impl Duel for Versus {
+    fn game(&self) -> &str {
+        self.rules.name()
+    }
+
+    fn variants(&self) -> usize {
+        self.variants.len()
+    }
+
+    fn variant_name(&self, variant: usize) -> String {
+        self.variants[variant].name.clone()
+    }
+
+    fn setup(&self) -> String {
+        self.variants
+            .iter()
+            .map(|v| format!("variant {}\n{}\n", v.name, v.text.as_deref().unwrap_or("")))
+            .collect()
+    }
+
+    fn play(
+        &self,
+        game: &Scheduled,
+        players: [&Entry; 2],
+        record: bool,
+    ) -> (Ending, Option<Replay>) {
+        let variant = &self.variants[game.variant];
+        let strategies = players.map(|e| &e.strategy);
+        let mut replay = record.then(|| {
+            Replay::new(header(
+                self.rules,
+                variant,
+                strategies,
+                game.index + 1,
+                game.seed,
+            ))
+        });
+        let seats = strategies.map(Player::Bot);
+        let played = generic::play(
+            self.rules,
+            variant,
+            &seats,
+            game.seed,
+            false,
+            &mut |step: &Step| {
+                if let Some(r) = replay.as_mut() {
+                    r.turn(&json!({
+                        "n": step.n,
+                        "seat": step.seat,
+                        "function": step.function,
+                        "action": step.action,
+                        "event": step.event,
+                    }));
+                }
+            },
+        )
+        .expect("the variants were started when the run was set up");
+        let p = &played.outcome.points;
+        let winner = if p[0] > p[1] {
+            Some(0)
+        } else if p[1] > p[0] {
+            Some(1)
+        } else {
+            None
+        };
+        let mut faults = played.faults.into_iter();
+        let ending = Ending {
+            winner,
+            reason: played.outcome.reason.clone(),
+            turns: played.moves,
+            faults: [faults.next().flatten(), faults.next().flatten()],
+        };
+        if let Some(r) = replay.as_mut() {
+            r.logs = played.logs;
+            r.finish(&json!({ "outcome": played.outcome, "ending": ending }));
+        }
+        (ending, replay)
+    }
+}
+
+/// The replay header of one game: the variant by name (and text, when it came from a file).
+fn header(
+    rules: &dyn Rules,
+    variant: &Variant,
+    players: [&Strategy; 2],
+    number: usize,
+    seed: u64,
+) -> Header {
+    let start = rules
+        .start(variant, 2, seed)
+        .map(|g| g.state())
+        .unwrap_or_default();
+    Header {
+        format: FORMAT.into(),
+        version: VERSION,
+        game: rules.name().to_string(),
+        params: json!({ "variant": variant.name, "text": variant.text }),
+        number,
+        seed,
+        strategies: players.iter().map(|s| StrategyRef::of(s)).collect(),
+        limits: serde_json::to_value(players.map(Strategy::limits)).expect("limits serialize"),
+        start,
+    }
+}
