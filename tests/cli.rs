@@ -592,3 +592,70 @@ fn a_connect4_replay_is_replayed_through_the_rules_and_a_forged_one_is_refused()
     assert!(!out.status.success());
     assert!(stderr(&out).contains("forged.jsonl:4:"), "{}", stderr(&out));
 }
+
+#[test]
+fn openings_start_both_games_of_a_pair_alike_and_the_report_counts_distinct_games() {
+    let dir = scratch("connect4-openings");
+    let replays = dir.join("replays");
+    // A deterministic bot: the leftmost open column, always.
+    let bot = dir.join("leftmost.lua");
+    std::fs::write(
+        &bot,
+        "return { choose_move = function(obs) return obs.legal[1] end }\n",
+    )
+    .unwrap();
+    let bot = bot.to_str().unwrap();
+    let run = |openings: &str, name: &str| -> Value {
+        let file = dir.join(name);
+        let out = botbox(&[
+            "match",
+            "connect4",
+            bot,
+            bot,
+            "--games",
+            "6",
+            "--openings",
+            openings,
+            "--replay-dir",
+            replays.to_str().unwrap(),
+            "--json",
+            file.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        if openings == "0" {
+            assert!(
+                stdout(&out).contains("distinct games of 6"),
+                "{}",
+                stdout(&out)
+            );
+        }
+        json(&file)
+    };
+    // Two copies of one deterministic bot: without openings, two distinct games (one per seat order).
+    assert_eq!(run("0", "none.json")["distinct_games"], 2);
+    let report = run("3", "three.json");
+    assert!(report["distinct_games"].as_u64().unwrap() > 2, "{report}");
+    let actions = |n: usize| -> Vec<Value> {
+        let text = std::fs::read_to_string(replays.join(format!("connect4-{n:04}.jsonl"))).unwrap();
+        text.lines()
+            .skip(1)
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|t| t["opening"] == true)
+            .map(|t| t["action"].clone())
+            .collect()
+    };
+    assert_eq!(actions(1).len(), 3);
+    assert_eq!(actions(1), actions(2), "a pair shares its opening");
+    assert_ne!(actions(1), actions(3), "the next pair has another");
+    let out = botbox(&[
+        "replay",
+        replays.join("connect4-0001.jsonl").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out).matches("(opening)").count(),
+        3,
+        "{}",
+        stdout(&out)
+    );
+}

@@ -216,6 +216,13 @@ pub fn render(r: &Report) -> String {
         },
     );
     out.push_str(&standings(r).to_string());
+    if let Some(distinct) = r.distinct_games.filter(|d| *d < r.games.len()) {
+        out.push_str(&format!(
+            "\n\n{distinct} distinct games of {}: the same game was played again, so the intervals \
+             above are narrower than the evidence (start each pair from random moves with --openings)",
+            r.games.len()
+        ));
+    }
     if r.pairs.len() > 1 {
         out.push_str("\n\nPairs (the first entry's results against the second):\n");
         out.push_str(&pairs(r).to_string());

@@ -151,38 +151,46 @@ fn smoke_game(
     let mut log_lines = 0usize;
     let started = Instant::now();
     println!("--- game {} (seed {seed})", index + 1);
-    let played = generic::play(rules, variant, players, seed, true, &mut |step: &Step| {
-        let line = format!(
-            "move {:<6} seat {} {:<11} {}",
-            step.n,
-            step.seat,
-            step.function,
-            compact(&step.action)
-        );
-        let logged = step.seat == checked && !step.log.is_empty();
-        if step.n <= args.moves || logged {
-            if skipped > 0 {
-                println!("  ... {skipped} moves");
-                skipped = 0;
-            }
-            tail.clear();
-            println!("{line}");
-        } else {
-            tail.push_back(line);
-            if tail.len() > TAIL {
-                tail.pop_front();
-                skipped += 1;
-            }
-        }
-        if step.seat == checked {
-            for l in &step.log {
-                if log_lines < MAX_LOG_LINES {
-                    println!("  | {l}");
+    let played = generic::play(
+        rules,
+        variant,
+        players,
+        seed,
+        None,
+        true,
+        &mut |step: &Step| {
+            let line = format!(
+                "move {:<6} seat {} {:<11} {}",
+                step.n,
+                step.seat,
+                step.function,
+                compact(&step.action)
+            );
+            let logged = step.seat == checked && !step.log.is_empty();
+            if step.n <= args.moves || logged {
+                if skipped > 0 {
+                    println!("  ... {skipped} moves");
+                    skipped = 0;
                 }
-                log_lines += 1;
+                tail.clear();
+                println!("{line}");
+            } else {
+                tail.push_back(line);
+                if tail.len() > TAIL {
+                    tail.pop_front();
+                    skipped += 1;
+                }
             }
-        }
-    })
+            if step.seat == checked {
+                for l in &step.log {
+                    if log_lines < MAX_LOG_LINES {
+                        println!("  | {l}");
+                    }
+                    log_lines += 1;
+                }
+            }
+        },
+    )
     .map_err(anyhow::Error::msg)
     .with_context(|| format!("starting {} on variant {}", rules.name(), variant.name))?;
     if skipped > 0 {

@@ -280,9 +280,14 @@ fn print_contract(
         let _ = game.take_notices();
         if i >= skip {
             let who = names.get(expected.seat as usize).copied().unwrap_or("?");
+            let opening = if turn["opening"] == true {
+                "  (opening)"
+            } else {
+                ""
+            };
             writeln!(
                 out,
-                "move {:>4}  seat {} ({who}) {} {}",
+                "move {:>4}  seat {} ({who}) {} {}{opening}",
                 i + 1,
                 expected.seat,
                 expected.function,

@@ -18,9 +18,11 @@ use super::arena::{self, RunArgs};
 #[command(after_help = "Examples:
   botbox match connect4 strategies/rust/connect4-alphabeta strategies/lua/connect4/center.lua --games 20
   botbox match connect4 my_bot.lua strategies/lua/connect4/random.lua --variant 8x7-4 --variant standard
+  botbox match connect4 strategies/rust/connect4-alphabeta strategies/lua/connect4/center.lua --games 200 --openings 4
 
 The games alternate sides (the first strategy moves first in odd-numbered games) and rotate the
-variants every two games. A fault (error, budget, garbage, illegal move) loses the game.
+variants every two games. Deterministic bots play the same game again and again: --openings N starts
+each pair of games from N random moves, and the report says how many distinct games were played. A fault (error, budget, garbage, illegal move) loses the game.
 `botbox games` lists the variants.")]
 pub struct MatchArgs {
     /// The first strategy
@@ -33,6 +35,8 @@ pub struct MatchArgs {
     /// Number of games
     #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
     games: usize,
+    #[command(flatten)]
+    openings: OpeningArgs,
     #[command(flatten)]
     run: RunArgs,
 }
@@ -60,13 +64,24 @@ pub struct TournamentArgs {
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
     format: Format,
     #[command(flatten)]
+    openings: OpeningArgs,
+    #[command(flatten)]
     run: RunArgs,
     #[command(flatten)]
     flags: arena::TournamentFlags,
 }
 
+/// Start variety for deterministic games.
+#[derive(Debug, Clone, clap::Args)]
+struct OpeningArgs {
+    /// Random opening moves (plies) before the bots play, drawn from --seed and the same for both
+    /// games of a pair (sides swapped), as an opening book gives; 0 plays every game from the start
+    #[arg(long, default_value_t = 0, value_name = "PLIES")]
+    openings: u32,
+}
+
 pub fn execute_match(game: &str, args: MatchArgs) -> anyhow::Result<ExitCode> {
-    let duel = duel(game, &args.variants)?;
+    let duel = duel(game, &args.variants, args.openings.openings, args.run.seed)?;
     let entries = arena::load_entries(&[args.first, args.second], &args.run.limits)?;
     arena::run_and_report(
         &duel,
@@ -84,7 +99,7 @@ pub fn execute_tournament(game: &str, args: TournamentArgs) -> anyhow::Result<Ex
         args.players.len() >= 2,
         "a tournament needs at least two --players"
     );
-    let duel = duel(game, &args.variants)?;
+    let duel = duel(game, &args.variants, args.openings.openings, args.run.seed)?;
     let entries = arena::load_entries(&args.players, &args.run.limits)?;
     arena::run_and_report(
         &duel,
@@ -98,7 +113,7 @@ pub fn execute_tournament(game: &str, args: TournamentArgs) -> anyhow::Result<Ex
 }
 
 /// The registered game over the variants given (names or files), or its default.
-fn duel(game: &str, given: &[String]) -> anyhow::Result<Versus> {
+fn duel(game: &str, given: &[String], openings: u32, seed: u64) -> anyhow::Result<Versus> {
     let rules: &'static dyn Rules = registry::find(game).map_err(anyhow::Error::msg)?;
     let variants = if given.is_empty() {
         vec![registry::default_variant(rules)]
@@ -108,7 +123,7 @@ fn duel(game: &str, given: &[String]) -> anyhow::Result<Versus> {
             .map(|v| variant(v))
             .collect::<anyhow::Result<_>>()?
     };
-    Versus::new(rules, variants).map_err(|e| anyhow::anyhow!("{game}: {e}"))
+    Versus::new(rules, variants, openings, seed).map_err(|e| anyhow::anyhow!("{game}: {e}"))
 }
 
 /// A variant by name, or read from a file when one of that name exists.

@@ -382,6 +382,7 @@ pub fn watch_match(
             reason: ending.reason,
             turns: ending.turns,
             faults: ending.faults,
+            moves_sha256: ending.moves_sha256,
         });
     }
     drop(restore);

@@ -157,6 +157,7 @@ pub fn play_free(
         reason,
         turns: game.turns(),
         faults,
+        moves_sha256: None,
     }
 }
 

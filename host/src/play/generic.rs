@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use crate::games::contract::{Match, Outcome, Refusal, Rules, SeatIndex, Turn, Variant};
 use crate::games::{Rng, rng, seat_seed};
@@ -21,6 +22,16 @@ pub enum Player<'a> {
     Bot(&'a Strategy),
     /// The game's own random player ([`Match::random_action`]), seeded like a strategy would be.
     Random,
+}
+
+/// Random opening moves played before the strategies decide: start variety for deterministic games,
+/// as chess tools use opening books. The same `seed` gives the same opening, so both games of a pair
+/// (sides swapped) start from the same position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// Moves drawn by the game's random player.
+    pub plies: u32,
+    pub seed: u64,
 }
 
 /// One decision as it was played, for a trace.
@@ -36,6 +47,8 @@ pub struct Step {
     pub event: Value,
     /// The lines the seat logged while deciding (only when the trace asks for logs).
     pub log: Vec<String>,
+    /// A move of the opening, drawn by the game's random player for the seat.
+    pub opening: bool,
 }
 
 /// A finished game.
@@ -52,6 +65,8 @@ pub struct Played {
     pub time: Vec<Duration>,
     /// The seat that faulted first, if any.
     pub faulted: Option<SeatIndex>,
+    /// The SHA-256 of the moves in order (opening included): equal for games that went the same way.
+    pub moves_sha256: String,
 }
 
 /// What a seat is during a game.
@@ -66,14 +81,16 @@ enum Agent {
     Random(Box<Rng>),
 }
 
-/// Plays one game of `rules` on `variant` between `players` (one per seat), seeded with `seed`.
-/// `trace` sees every move; with `logs` set, each step carries the lines its seat logged meanwhile.
-/// The error is the variant's (an unknown name, a bad file) or a wrong number of players.
+/// Plays one game of `rules` on `variant` between `players` (one per seat), seeded with `seed`,
+/// after the `opening` if there is one. `trace` sees every move; with `logs` set, each step carries
+/// the lines its seat logged meanwhile. The error is the variant's (an unknown name, a bad file) or a
+/// wrong number of players.
 pub fn play(
     rules: &dyn Rules,
     variant: &Variant,
     players: &[Player],
     seed: u64,
+    opening: Option<Opening>,
     logs: bool,
     trace: &mut dyn FnMut(&Step),
 ) -> Result<Played, String> {
@@ -95,7 +112,9 @@ pub fn play(
         decisions: vec![0; n],
         time: vec![Duration::ZERO; n],
         faulted: None,
+        moves_sha256: String::new(),
     };
+    let mut moves = Sha256::new();
     let mut agents = Vec::with_capacity(n);
     for (seat, player) in players.iter().enumerate() {
         let seat = seat as SeatIndex;
@@ -122,7 +141,36 @@ pub fn play(
     }
     if let Some(seat) = played.faulted {
         played.outcome = game.forfeit(seat, "fault");
-        return Ok(finish(played, agents));
+        return Ok(finish(played, agents, moves));
+    }
+    if let Some(opening) = opening {
+        let mut r = rng(opening.seed);
+        for _ in 0..opening.plies {
+            let Some(turn) = game.turn() else { break };
+            let Some(action) = game.random_action(&mut r) else {
+                break;
+            };
+            let event = game.apply(&action).map_err(|e| {
+                format!(
+                    "{}: the random player's move was refused: {e}",
+                    rules.name()
+                )
+            })?;
+            // Notices of the opening are not passed on: the strategies learn the position from
+            // their first observation.
+            let _ = game.take_notices();
+            played.moves += 1;
+            moves.update(action.to_string().as_bytes());
+            trace(&Step {
+                n: played.moves,
+                seat: turn.seat,
+                function: turn.function,
+                action,
+                event,
+                log: Vec::new(),
+                opening: true,
+            });
+        }
     }
     while let Some(turn) = game.turn() {
         let seat = turn.seat as usize;
@@ -141,6 +189,7 @@ pub fn play(
         match applied {
             Ok((action, event)) => {
                 played.moves += 1;
+                moves.update(action.to_string().as_bytes());
                 let step = Step {
                     n: played.moves,
                     seat: turn.seat,
@@ -152,6 +201,7 @@ pub fn play(
                     } else {
                         Vec::new()
                     },
+                    opening: false,
                 };
                 trace(&step);
             }
@@ -159,7 +209,7 @@ pub fn play(
                 played.faults[seat] = Some(fault);
                 played.faulted = Some(turn.seat);
                 played.outcome = game.forfeit(turn.seat, "fault");
-                return Ok(finish(played, agents));
+                return Ok(finish(played, agents, moves));
             }
         }
         for (seat, function, payload) in game.take_notices() {
@@ -167,14 +217,14 @@ pub fn play(
                 played.faults[seat as usize] = Some(fault);
                 played.faulted = Some(seat);
                 played.outcome = game.forfeit(seat, "fault");
-                return Ok(finish(played, agents));
+                return Ok(finish(played, agents, moves));
             }
         }
     }
     played.outcome = game
         .outcome()
         .ok_or_else(|| format!("{}: the game has no turn and no outcome", rules.name()))?;
-    Ok(finish(played, agents))
+    Ok(finish(played, agents, moves))
 }
 
 /// The seat's answer to `function`.
@@ -226,7 +276,12 @@ fn new_lines(agent: &mut Agent) -> Vec<String> {
     }
 }
 
-fn finish(mut played: Played, agents: Vec<Agent>) -> Played {
+fn finish(mut played: Played, agents: Vec<Agent>, moves: Sha256) -> Played {
+    played.moves_sha256 = moves
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
     for (seat, agent) in agents.iter().enumerate() {
         if let Agent::Bot { instance, .. } = agent {
             played.logs[seat] = instance.log();
@@ -251,6 +306,7 @@ mod tests {
                     &registry::default_variant(rules),
                     &players,
                     3,
+                    None,
                     false,
                     &mut |_| steps += 1,
                 )
@@ -274,6 +330,7 @@ mod tests {
             &registry::default_variant(rules),
             &[Player::Random; 2],
             1,
+            None,
             false,
             &mut |_| {},
         )

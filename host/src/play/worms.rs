@@ -102,6 +102,7 @@ pub fn play_game(
                 reason: "fault".into(),
                 turns: 0,
                 faults: [a, b],
+                moves_sha256: None,
             };
         }
     };
@@ -165,6 +166,7 @@ pub fn play_game(
         reason: ending.1,
         turns: game.turn(),
         faults,
+        moves_sha256: None,
     }
 }
 

@@ -60,6 +60,10 @@ pub struct Ending {
     pub turns: u32,
     /// The fault of each seat, if it faulted (it then lost the game).
     pub faults: [Option<Fault>; 2],
+    /// The SHA-256 of the game's moves, where the game keeps it: equal for two games that went
+    /// the same way, so a report can say how many distinct games were played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves_sha256: Option<String>,
 }
 
 /// A two-player game the runner can schedule.
@@ -134,6 +138,9 @@ pub struct GameRecord {
     pub turns: u32,
     /// Each seat's fault, if any.
     pub faults: [Option<Fault>; 2],
+    /// The SHA-256 of the game's moves, where the game keeps it ([`Ending::moves_sha256`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves_sha256: Option<String>,
 }
 
 /// Everything a run reports, as its JSON.
@@ -154,6 +161,10 @@ pub struct Report {
     pub standings: Vec<Standing>,
     /// For every two entries that met, the first one's score against the second, by name.
     pub pairs: Vec<PairResult>,
+    /// How many of the games were distinct (players, variant and moves), where the game keeps its
+    /// moves' hash: fewer than the games when deterministic bots replay the same game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distinct_games: Option<usize>,
     pub games: Vec<GameRecord>,
 }
 
@@ -298,6 +309,7 @@ pub fn run_part<D: Duel, L: Lineup + ?Sized>(
                 reason: ending.reason,
                 turns: ending.turns,
                 faults: ending.faults,
+                moves_sha256: ending.moves_sha256,
             }
         },
         |_| {},
@@ -341,6 +353,7 @@ impl Report {
         Report {
             standings: standings(&names, &games),
             pairs: pairs(&names, &games),
+            distinct_games: distinct_games(&games),
             game,
             plan,
             limits,
@@ -351,6 +364,16 @@ impl Report {
             entries,
         }
     }
+}
+
+/// The number of distinct games (players in seat order, variant, moves), if every game keeps the
+/// hash of its moves.
+fn distinct_games(games: &[GameRecord]) -> Option<usize> {
+    let mut seen = std::collections::HashSet::new();
+    for g in games {
+        seen.insert((&g.players, &g.variant, g.moves_sha256.as_ref()?));
+    }
+    Some(seen.len())
 }
 
 /// Win, draw and loss counts.
@@ -549,6 +572,7 @@ mod tests {
             reason: "r".into(),
             turns: 1,
             faults,
+            moves_sha256: None,
         }
     }
 

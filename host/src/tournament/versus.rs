@@ -5,7 +5,8 @@
 use serde_json::json;
 
 use crate::games::contract::{Rules, Variant};
-use crate::play::generic::{self, Player, Step};
+use crate::games::derive_seed;
+use crate::play::generic::{self, Opening, Player, Step};
 use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
 use crate::runtime::Strategy;
 use crate::tournament::arena::{Duel, Ending, Entry, Scheduled};
@@ -15,13 +16,22 @@ use crate::tournament::arena::{Duel, Ending, Entry, Scheduled};
 pub struct Versus {
     pub rules: &'static dyn Rules,
     pub variants: Vec<Variant>,
+    /// Random opening moves before the strategies play (0: none), the same for both games of a pair.
+    pub openings: u32,
+    /// The run's seed, from which the openings are drawn.
+    pub seed: u64,
 }
+
+/// The stream of [`derive_seed`] the openings are drawn from: opening `k` (of the pair of games
+/// `2k`, `2k + 1` of every pairing) is seeded with `derive_seed(run seed, OPENINGS + k)`.
+const OPENINGS: u64 = 1 << 40;
 
 impl std::fmt::Debug for Versus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Versus")
             .field("game", &self.rules.name())
             .field("variants", &self.variants)
+            .field("openings", &self.openings)
             .finish()
     }
 }
@@ -29,7 +39,12 @@ impl std::fmt::Debug for Versus {
 impl Versus {
     /// The game over `variants`; every variant is started once here, so a bad one is refused before
     /// any game is scheduled.
-    pub fn new(rules: &'static dyn Rules, variants: Vec<Variant>) -> Result<Versus, String> {
+    pub fn new(
+        rules: &'static dyn Rules,
+        variants: Vec<Variant>,
+        openings: u32,
+        seed: u64,
+    ) -> Result<Versus, String> {
         if !rules.seats().contains(2) {
             return Err(format!(
                 "{} is played by {} players, not two",
@@ -43,7 +58,12 @@ impl Versus {
         for v in &variants {
             rules.start(v, 2, 0).map(drop)?;
         }
-        Ok(Versus { rules, variants })
+        Ok(Versus {
+            rules,
+            variants,
+            openings,
+            seed,
+        })
     }
 }
 
@@ -64,6 +84,7 @@ impl Duel for Versus {
         self.variants
             .iter()
             .map(|v| format!("variant {}\n{}\n", v.name, v.text.as_deref().unwrap_or("")))
+            .chain(std::iter::once(format!("openings {}\n", self.openings)))
             .collect()
     }
 
@@ -85,11 +106,16 @@ impl Duel for Versus {
             ))
         });
         let seats = strategies.map(Player::Bot);
+        let opening = (self.openings > 0).then(|| Opening {
+            plies: self.openings,
+            seed: derive_seed(self.seed, OPENINGS + (game.round / 2) as u64),
+        });
         let played = generic::play(
             self.rules,
             variant,
             &seats,
             game.seed,
+            opening,
             false,
             &mut |step: &Step| {
                 if let Some(r) = replay.as_mut() {
@@ -99,6 +125,7 @@ impl Duel for Versus {
                         "function": step.function,
                         "action": step.action,
                         "event": step.event,
+                        "opening": step.opening,
                     }));
                 }
             },
@@ -118,6 +145,7 @@ impl Duel for Versus {
             reason: played.outcome.reason.clone(),
             turns: played.moves,
             faults: [faults.next().flatten(), faults.next().flatten()],
+            moves_sha256: Some(played.moves_sha256),
         };
         if let Some(r) = replay.as_mut() {
             r.logs = played.logs;
