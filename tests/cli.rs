@@ -659,3 +659,32 @@ fn openings_start_both_games_of_a_pair_alike_and_the_report_counts_distinct_game
         stdout(&out)
     );
 }
+
+#[test]
+fn the_connect4_tournament_file_runs_and_match_dice_plays_through_the_contract() {
+    let dir = scratch("connect4-toml");
+    let file = dir.join("c4.json");
+    let out = botbox(&[
+        "tournament",
+        "examples/tournaments/connect4.toml",
+        "--json",
+        file.to_str().unwrap(),
+        "--replay-dir",
+        dir.join("replays").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = json(&file);
+    assert_eq!(report["game"], "connect4");
+    assert_eq!(report["variants"], serde_json::json!(["standard", "8x7-4"]));
+    assert_eq!(report["standings"].as_array().unwrap().len(), 3);
+    let out = botbox(&[
+        "match",
+        "dice",
+        "strategies/lua/dice/safety_first.lua",
+        "strategies/lua/dice/frontmost.lua",
+        "--games",
+        "10",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("safety_first"), "{}", stdout(&out));
+}

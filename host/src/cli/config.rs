@@ -1,7 +1,7 @@
 //! Tournament files: a whole tournament in one TOML file (`botbox tournament FILE.toml`).
 //!
 //! ```toml
-//! game = "worms"                 # worms | dice | bs
+//! game = "worms"                 # worms | dice | bs | connect4
 //! format = "round-robin"         # round-robin | gauntlet (worms, dice)
 //! games = 40                     # per pairing (bs: in all)
 //! seed = 1
@@ -9,6 +9,7 @@
 //! maps = ["../worms/"]           # worms: map files or directories; `turns = N` overrides limits
 //!                                # dice: `dice = "FILE"`, `variant = "free"`, `die = [1, 2]`
 //!                                # bs: `repeat = true` lets an entry sit at a table twice
+//!                                # connect4: `variants = ["standard", "8x7-4"]`, `openings = 4`
 //!
 //! [limits]                       # all optional; defaults as on the command line
 //! fuel = 2000000000
@@ -45,6 +46,7 @@ pub enum Game {
     Worms,
     Dice,
     Bs,
+    Connect4,
 }
 
 #[derive(Debug, Deserialize)]
@@ -72,6 +74,12 @@ pub struct File {
     /// Dice: the dice to use, numbered from 1.
     #[serde(default)]
     pub die: Vec<usize>,
+    /// Connect Four: the variants by name (`botbox games`) or variant files; the first by default.
+    #[serde(default)]
+    pub variants: Vec<String>,
+    /// Connect Four: random opening plies, the same for both games of a pair.
+    #[serde(default)]
+    pub openings: u32,
     /// BS: whether an entry may sit at a table more than once.
     #[serde(default)]
     pub repeat: bool,
@@ -282,6 +290,24 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
             let (duel, entries) =
                 super::dice_free::lineup(&loaded.resolve(dice), &f.die, &entries, f.seed)?;
             let games = f.games.unwrap_or(1000);
+            super::arena::run_and_report(&duel, &entries, f.format, games, &run, flags)?;
+        }
+        Game::Connect4 => {
+            let variants: Vec<String> = f
+                .variants
+                .iter()
+                .map(|v| {
+                    let file = loaded.resolve(Path::new(v));
+                    if file.is_file() {
+                        file.display().to_string()
+                    } else {
+                        v.clone()
+                    }
+                })
+                .collect();
+            let duel = super::versus::duel("connect4", &variants, f.openings, f.seed)
+                .with_context(|| in_file("variants"))?;
+            let games = f.games.unwrap_or(20);
             super::arena::run_and_report(&duel, &entries, f.format, games, &run, flags)?;
         }
         Game::Bs => {

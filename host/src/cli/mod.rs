@@ -70,6 +70,8 @@ enum MatchGame {
     Bs(bs::MatchArgs),
     /// Play Connect Four games between two strategies, sides swapped every game
     Connect4(versus::MatchArgs),
+    /// Play dice games (the free variant) between two strategies, sides and dice swapped every game
+    Dice(versus::MatchArgs),
 }
 
 /// Play a tournament between many strategies and print standings with Elo and faults
@@ -122,6 +124,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             MatchGame::Worms(args) => worms::execute_match(args),
             MatchGame::Bs(args) => bs::execute_match(args),
             MatchGame::Connect4(args) => versus::execute_match("connect4", args),
+            MatchGame::Dice(args) => versus::execute_match("dice", args),
         },
         Command::Tournament(TournamentArgs {
             game,

@@ -19,6 +19,7 @@ use super::arena::{self, RunArgs};
   botbox match connect4 strategies/rust/connect4-alphabeta strategies/lua/connect4/center.lua --games 20
   botbox match connect4 my_bot.lua strategies/lua/connect4/random.lua --variant 8x7-4 --variant standard
   botbox match connect4 strategies/rust/connect4-alphabeta strategies/lua/connect4/center.lua --games 200 --openings 4
+  botbox match dice strategies/lua/dice/expectimax.lua strategies/lua/dice/frontmost.lua --variant loaded --games 200
 
 The games alternate sides (the first strategy moves first in odd-numbered games) and rotate the
 variants every two games. Deterministic bots play the same game again and again: --openings N starts
@@ -113,7 +114,7 @@ pub fn execute_tournament(game: &str, args: TournamentArgs) -> anyhow::Result<Ex
 }
 
 /// The registered game over the variants given (names or files), or its default.
-fn duel(game: &str, given: &[String], openings: u32, seed: u64) -> anyhow::Result<Versus> {
+pub fn duel(game: &str, given: &[String], openings: u32, seed: u64) -> anyhow::Result<Versus> {
     let rules: &'static dyn Rules = registry::find(game).map_err(anyhow::Error::msg)?;
     let variants = if given.is_empty() {
         vec![registry::default_variant(rules)]
