@@ -7,7 +7,7 @@
 //!   outside the grid or a full one is [`Refusal::Illegal`].
 //! - The replay event of a move: `{"seat":0,"column":3,"row":5}`, the row counted from the top.
 //! - Outcomes: [`Outcome::two_player`] with reason `line` (the mover completed a line) or
-//!   `board-full` (a draw).
+//!   `board-full` (a draw). A forfeit ends the game: the faulting seat loses, with its reason.
 //! - No chance: the seed is not used, and a game is a function of its moves.
 
 use serde_json::{Value, json};
@@ -131,7 +131,10 @@ impl Rules for Connect4Rules {
         }
         let config = self.config(&variant.name)?;
         let game = Game::new(config).map_err(|e| e.to_string())?;
-        Ok(Box::new(Connect4Match { game }))
+        Ok(Box::new(Connect4Match {
+            game,
+            forfeited: None,
+        }))
     }
 }
 
@@ -139,12 +142,18 @@ impl Rules for Connect4Rules {
 #[derive(Debug, Clone)]
 pub struct Connect4Match {
     game: Game,
+    /// The outcome when a seat forfeited; the game is over then.
+    forfeited: Option<Outcome>,
 }
 
 impl Connect4Match {
     /// The engine's game.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    fn is_over(&self) -> bool {
+        self.forfeited.is_some() || self.game.is_over()
     }
 
     /// The column `action` names, or why it is not a column at all. Whole numbers are columns,
@@ -183,7 +192,7 @@ impl Connect4Match {
 
 impl Match for Connect4Match {
     fn turn(&self) -> Option<Turn> {
-        (!self.game.is_over()).then(|| Turn {
+        (!self.is_over()).then(|| Turn {
             seat: self.game.to_move() as SeatIndex,
             function: CHOOSE_MOVE,
         })
@@ -195,6 +204,9 @@ impl Match for Connect4Match {
 
     fn apply(&mut self, action: &Value) -> Result<Value, Refusal> {
         let column = self.decode(action)?;
+        if self.forfeited.is_some() {
+            return Err(Refusal::Illegal(IllegalMove::GameOver.to_string()));
+        }
         let col = self.game.check(column).map_err(|e| match e {
             IllegalMove::ColumnFull { .. } => Refusal::Illegal(format!(
                 "{e}: the open columns are {:?}",
@@ -207,13 +219,26 @@ impl Match for Connect4Match {
     }
 
     fn random_action(&self, rng: &mut Rng) -> Option<Value> {
+        if self.forfeited.is_some() {
+            return None;
+        }
         self.game.random_column(rng).map(|col| json!(col))
     }
 
     fn outcome(&self) -> Option<Outcome> {
+        if let Some(outcome) = &self.forfeited {
+            return Some(outcome.clone());
+        }
         self.game
             .outcome()
             .map(|o| Outcome::two_player(o.winner.map(|s| s as SeatIndex), o.reason.name()))
+    }
+
+    /// Ends the game: `seat` loses, the other wins, with `reason`.
+    fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
+        let outcome = Outcome::two_player(Some(1 - seat.min(1)), reason);
+        self.forfeited = Some(outcome.clone());
+        outcome
     }
 
     fn seat_count(&self) -> u32 {
@@ -242,6 +267,7 @@ impl Match for Connect4Match {
             "to_move": self.game.to_move(),
             "history": self.game.history(),
             "outcome": outcome,
+            "forfeited": self.forfeited.as_ref().map(|o| &o.reason),
         })
     }
 }

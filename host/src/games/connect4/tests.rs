@@ -627,3 +627,17 @@ fn the_state_shows_the_whole_game() {
         (vec![1.0, 0.0], "line".into())
     );
 }
+
+#[test]
+fn a_forfeit_ends_the_game() {
+    let mut game = start("standard");
+    game.apply(&json!(3)).unwrap();
+    let outcome = game.forfeit(1, "timeout");
+    assert_eq!(outcome.points, [1.0, 0.0]);
+    assert_eq!(outcome.reason, "timeout");
+    assert_eq!(game.turn(), None);
+    assert_eq!(game.outcome(), Some(outcome));
+    assert!(game.random_action(&mut rng(1)).is_none());
+    assert!(matches!(game.apply(&json!(3)), Err(Refusal::Illegal(_))));
+    assert_eq!(game.state()["forfeited"], "timeout");
+}
