@@ -1,5 +1,5 @@
--- calculating_liar.lua: the contest's reference bot CalculatingLiar (rules/bs.md, "The contest's
--- reference bot pool"), second in the contest (57.0%).
+-- calculating_liar.lua: the contest's reference bot CalculatingLiar (docs/bs.md, "The contest's
+-- reference bots"), second in the contest (57.0%).
 --
 -- What it does:
 --   * Memory: the ranks of the cards it put on the pile itself. It forgets them all whenever it sees

@@ -1,4 +1,4 @@
--- hoarder.lua: the contest's reference bot Hoarder (rules/bs.md, "The contest's reference bot pool").
+-- hoarder.lua: the contest's reference bot Hoarder (docs/bs.md, "The contest's reference bots").
 --
 -- What it does: plays honestly only when its whole hand is an honest way out: starting at the
 -- required rank c, it removes one card of the current rank and steps the rank by 4 (mod 13, its own

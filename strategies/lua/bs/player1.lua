@@ -1,4 +1,4 @@
--- player1.lua: the contest's reference bot Player1 (rules/bs.md, "The contest's reference bot pool").
+-- player1.lua: the contest's reference bot Player1 (docs/bs.md, "The contest's reference bots").
 --
 -- What it does: plays every card of the required rank it holds, in hand order; with none, it lies
 -- with exactly one card, its oldest (hand[1] here, `hand[0]` in the rules). It calls "BS" exactly

@@ -1,4 +1,4 @@
--- player2.lua: the contest's reference bot Player2 (rules/bs.md, "The contest's reference bot pool").
+-- player2.lua: the contest's reference bot Player2 (docs/bs.md, "The contest's reference bots").
 --
 -- What it does: plays like Player1 (every card of the required rank in hand order; with none, its
 -- oldest card, hand[1]) and calls "BS" at random with probability 0.2, whatever was claimed.

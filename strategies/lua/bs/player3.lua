@@ -1,4 +1,4 @@
--- player3.lua: the contest's reference bot Player3 (rules/bs.md, "The contest's reference bot pool").
+-- player3.lua: the contest's reference bot Player3 (docs/bs.md, "The contest's reference bots").
 --
 -- What it does: plays every card of the required rank it holds, in hand order; with none, it lies
 -- with its two oldest cards (hand[1] and hand[2]; just hand[1] when that is its last card). It never

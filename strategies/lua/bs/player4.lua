@@ -1,4 +1,4 @@
--- player4.lua: the contest's reference bot Player4 (rules/bs.md, "The contest's reference bot pool").
+-- player4.lua: the contest's reference bot Player4 (docs/bs.md, "The contest's reference bots").
 --
 -- What it does: plays like Player3 (every card of the required rank in hand order; with none, its
 -- two oldest cards, or its last one). It calls "BS" when the player has just emptied their hand, or

@@ -1,5 +1,5 @@
--- player_conman.lua: the contest's winner PlayerConMan (59.8%), ported from its step-by-step
--- description in rules/bs-playerconman.md, quirks included.
+-- player_conman.lua: the contest's winner PlayerConMan (59.8%), ported from a step-by-step
+-- description of the original, quirks included (summed up in docs/bs.md, "PlayerConMan").
 --
 -- What it does: it tracks the 52 cards as 52 slots, four per rank, each with a location (a seat, the
 -- pile or unknown), a confidence in [0, 1] and an optional link to a physical card (an id). Like the
@@ -7,14 +7,15 @@
 -- (it has no `observe`): a pile that is not the recorded size plus the claim means a call was
 -- resolved, the seat whose hand grew took the pile, the seat whose hand shrank gave a reward card.
 --   * Own path: `truths` and `lies` list its own next turns' ranks (c+4k from its next turn) until its
---     hand would be empty, split by whether it holds that rank (the simulation of the rules file).
+--     hand would be empty, split by whether it holds that rank (the original's truths/lies
+--     simulation).
 --   * Play: every card of the required rank if it holds it (truths[1] == c); otherwise one card of
 --     the held rank it needs furthest ahead (truths[last]), as CalculatingLiar does.
 --   * Call: when a claim is impossible with the cards it accounts for; when the player goes out
 --     with cards it cannot account for; when the pile, as far as it knows it, is all ranks of its
 --     own path and fills a gap ("strategic"); or when a hypergeometric estimate of the claim being
 --     true falls below a threshold that grows with how much taking the pile would shorten its path.
--- Quirks kept, because they change its results (rules/bs-playerconman.md): the confidence of a
+-- Quirks kept, because they change its results (docs/bs.md, "PlayerConMan"): the confidence of a
 -- rewarding caller's slots is multiplied by 1 - (1 / size) in integer division (0 only at size 1);
 -- its own hand list is rebuilt only when its length differs from the hand size; the four slots of
 -- the claimed rank are re-sorted in place (which changes every later walk over the slots); a slot
@@ -136,7 +137,7 @@ local function myNextRank(player: number, c: number): number
 	return (c + (me - player + 4) % 4) % 13
 end
 
--- Rebuilds its own hand list from the observed hand and its path (the rules file's truths/lies
+-- Rebuilds its own hand list from the observed hand and its path (the original's truths/lies
 -- simulation) from rank `start`: walking start, start+4, ... (mod 13), a held rank is a truth, a
 -- missing one a lie, until every held rank is passed.
 local function rebuild(hand: { number }, start: number)

@@ -1,6 +1,6 @@
 //! BS (Cheat, "I Doubt It"): what a strategy sees and answers at a four-player table.
 //!
-//! The rules are in `rules/bs.md`. Every physical card has an **id** from 0 to 51 and its rank is
+//! The rules are in `docs/bs.md`. Every physical card has an **id** from 0 to 51 and its rank is
 //! `id / 4` (integer division): ids 0-3 are the four cards of rank 0, ids 48-51 those of rank 12.
 //! Hands are lists of ids **in hand order**: the dealt order, removals keeping the order of the rest,
 //! picked-up cards appended at the end in pile order. Seats are counted from 0; turns go round

@@ -1,6 +1,6 @@
 //! Mensch ärgere Dich nicht, free variant: what a strategy sees after its roll and what it answers.
 //!
-//! The rules are in `rules/dice.md` and `docs/dice.md`. Under the free variant (the manufacturer's
+//! The rules are in `docs/dice.md`. Under the free variant (the manufacturer's
 //! original rule) the player chooses which piece to move; captures are not compulsory, but the
 //! obligations stay: a 6 brings a piece in while pieces wait, a piece on A leaves it while pieces
 //! wait, and a player who can move must. The host asks only when there is a choice: with no legal

@@ -75,7 +75,7 @@ pub trait Strategy: Sized {
 }
 
 /// A BS (Cheat) strategy: three decisions instead of one `choose_move` (see [`bs`] and
-/// `rules/bs.md`). The host creates a fresh instance for every game.
+/// `docs/bs.md`). The host creates a fresh instance for every game.
 pub trait BsStrategy: Sized {
     /// Builds the strategy for one game; `setup.seat` is its seat.
     fn new(setup: &Setup) -> Self;

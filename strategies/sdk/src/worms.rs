@@ -1,6 +1,6 @@
 //! Wormworld's wire types: what a strategy sees before its move and what it answers.
 //!
-//! The rules are in `rules/worms.md`. Both shapes are plain JSON built from numbers, strings and
+//! The rules are in `docs/worms.md`. Both shapes are plain JSON built from numbers, strings and
 //! arrays, so a Lua script reads them as tables and a C program with a small JSON reader walks them
 //! without any schema of its own.
 //!

@@ -1,4 +1,4 @@
-//! BS (Cheat, "I Doubt It"), as specified in `rules/bs.md`: four players bluff about the rank of the
+//! BS (Cheat, "I Doubt It"), as specified in `docs/bs.md`: four players bluff about the rank of the
 //! cards they put on a pile, and whoever empties their hand first wins.
 //!
 //! The rules, each with the place the engine implements it:

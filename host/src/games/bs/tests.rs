@@ -1,4 +1,4 @@
-//! The BS rule book as tests: one named test for each rule and decided point of `rules/bs.md`, most
+//! The BS rule book as tests: one named test for each rule and decided point of `docs/bs.md`, most
 //! of them tables of small positions. The seeded random playouts and the golden game are in
 //! `conformance.rs`.
 //!

@@ -15,7 +15,7 @@ fn die(faces: &[u64]) -> Die {
     Die::new(faces.to_vec()).unwrap()
 }
 
-/// The legal moves, written plainly from `rules/dice.md` over a list of pieces, frontmost first.
+/// The legal moves, written plainly from `docs/dice.md` over a list of pieces, frontmost first.
 fn reference_moves(p: &Position, seat: Seat, roll: u8) -> Vec<Move> {
     let mine = p.places(seat);
     let on = |s: u32| mine.contains(&Place::Step(s as u8));

@@ -1,4 +1,4 @@
-//! The dice file of `rules/dice.md`: a first line with the number n of dice, then one line per die
+//! The dice file of `docs/dice.md`: a first line with the number n of dice, then one line per die
 //! with its number of faces m followed by the m face values.
 //!
 //! ```text
@@ -143,7 +143,7 @@ fn number(line: usize, token: &str) -> Result<u64, FileError> {
 mod tests {
     use super::*;
 
-    /// The competition's example, as in `rules/dice.md`.
+    /// The competition's example, as in `docs/dice.md`.
     const WUERFEL0: &str = "6
 6 1 2 3 4 5 6
 6 1 1 1 6 6 6

@@ -1,4 +1,4 @@
-//! Mensch ärgere Dich nicht for two players with unusual dice, as specified in `rules/dice.md` (the
+//! Mensch ärgere Dich nicht for two players with unusual dice, as specified in `docs/dice.md` (the
 //! "Würfelglück" task of the German Federal Computer Science Competition, 2021): which die gives the
 //! best chance to win?
 //!

@@ -1,4 +1,4 @@
-//! Every rule of `rules/dice.md` on a hand-built position, one table per kind of rule.
+//! Every rule of `docs/dice.md` on a hand-built position, one table per kind of rule.
 //!
 //! Positions are written `"0 12 / 35"`: seat 0's pieces on the board, a slash, seat 1's; pieces not
 //! listed wait on B; goal fields may be written `a`..`d`. Moves are written `12-18`, or `B-0` for a

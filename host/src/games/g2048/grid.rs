@@ -19,7 +19,7 @@ pub struct Grid {
 /// Slides one line of exponents towards index 0, merging equal pairs, and returns the score gained.
 ///
 /// Tiles are taken from the edge outwards; a tile merges with the last tile placed if they are equal
-/// and that tile is not itself the product of a merge. That is both rules of `rules/2048.md` at once:
+/// and that tile is not itself the product of a merge. That is both rules of `docs/2048.md` at once:
 /// no tile merges twice in a move, and the pair nearest the edge merges first.
 pub(crate) fn slide(line: &mut [u8]) -> u32 {
     let mut placed = 0;

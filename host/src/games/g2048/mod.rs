@@ -1,4 +1,4 @@
-//! 2048, as specified in `rules/2048.md`: a square board (4x4 by default, 3x3 to 8x8 here) of tiles
+//! 2048, as specified in `docs/2048.md`: a square board (4x4 by default, 3x3 to 8x8 here) of tiles
 //! labelled with powers of two. A move pushes every tile left, right, up or down; two equal tiles that
 //! collide merge into their sum, which does not merge again in the same move, and the pair nearest
 //! the edge pushed towards merges first (`[0 2 2 2]` right gives `[0 0 2 4]`). A move is legal only if

@@ -1,4 +1,4 @@
-//! The 2048 rule book as tests: every example of `rules/2048.md` and many more, each on both
+//! The 2048 rule book as tests: every example of `docs/2048.md` and many more, each on both
 //! boards, along both axes and in every line; then game over, illegal moves, winning, the packed
 //! rows and columns, and the errors. The seeded random checks are in `conformance.rs`.
 

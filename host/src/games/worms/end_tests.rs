@@ -1,5 +1,5 @@
 //! The Wormworld rule book as tests, part two: turns and the end of the game. One named test for
-//! each rule and edge case of `rules/worms.md` about them: player 1 moves first, a player without a
+//! each rule and edge case of `docs/worms.md` about them: player 1 moves first, a player without a
 //! move must pass and may not pass otherwise, all worms home wins, a deadlock draws, the turn limit
 //! (passes counted) goes to fewer worms or draws, and a deadlock on the last turn goes to fewer
 //! worms. Maps are written as in `tests.rs`; a game's turns as `"A:forward pass a:left"`.

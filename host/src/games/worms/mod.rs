@@ -1,4 +1,4 @@
-//! Wormworld, as specified in `rules/worms.md`: two players steer three-cell worms across a grid of
+//! Wormworld, as specified in `docs/worms.md`: two players steer three-cell worms across a grid of
 //! at most 30x30 cells (free cells, obstacles and one hole) and race to put all their worms into the
 //! hole.
 //!

@@ -1,5 +1,5 @@
 //! The Wormworld rule book as tests, part one: how worms move. One named test for each rule and edge
-//! case of `rules/worms.md` about moving (turning relative to the head, blocking by the border, an
+//! case of `docs/worms.md` about moving (turning relative to the head, blocking by the border, an
 //! obstacle, an own or a foreign worm, a tail; falling into the hole), each a table of small maps.
 //! Turns and the end of the game are in `end_tests.rs`, the seeded random playouts in
 //! `conformance.rs`, the map format in `map_tests.rs`.

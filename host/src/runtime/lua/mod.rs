@@ -1,6 +1,6 @@
 //! Lua strategies, run in Luau with `sandbox(true)`.
 //!
-//! Measured on machines like ours (`shared/notes/runtime-facts.md`): plain Lua 5.4 and LuaJIT let
+//! Measured on machines like ours when the runtime was chosen: plain Lua 5.4 and LuaJIT let
 //! untrusted code escape instruction hooks; Luau with a sandbox, an interrupt that fails once the budget
 //! is spent and a memory cap contained every case tried. The measures that matter, each one here:
 //! - the interrupt is installed before the chunk's top level runs, and its "over budget" state is

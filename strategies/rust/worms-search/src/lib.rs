@@ -2,7 +2,7 @@
 //! the hole.
 //!
 //! `position` rebuilds the game from the observation and makes and unmakes moves by the rules of
-//! `rules/worms.md`; `eval` scores a position by the moves both players' worms need to reach the
+//! `docs/worms.md`; `eval` scores a position by the moves both players' worms need to reach the
 //! hole; `search` runs a negamax with iterative deepening under a node budget. This file is the strategy
 //! itself ([`WormsSearch`], exported under the botbox WASM ABI) and a native entry point,
 //! [`best_move`]. See README.md for the design and its strength.

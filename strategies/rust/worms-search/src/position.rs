@@ -1,4 +1,4 @@
-//! A compact Wormworld simulator, built from an observation: the rules of `rules/worms.md` on a flat
+//! A compact Wormworld simulator, built from an observation: the rules of `docs/worms.md` on a flat
 //! byte grid, with moves that are made and unmade in place so the search never copies a position.
 //!
 //! The grid has a one-cell wall all around it, so the cell next to any grid cell is inside the array

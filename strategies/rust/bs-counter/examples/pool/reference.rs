@@ -1,6 +1,6 @@
-//! The reference pool of rules/bs.md ported to Rust, decision for decision the same as the Lua files
-//! in strategies/lua/bs (a pool without Player2, whose calls are random, plays the same games in
-//! both), so that tuning runs natively at full speed.
+//! The reference pool of docs/bs.md ("The contest's reference bots") ported to Rust, decision for
+//! decision the same as the Lua files in strategies/lua/bs (a pool without Player2, whose calls are
+//! random, plays the same games in both), so that tuning runs natively at full speed.
 
 use botbox_sdk::Rng;
 use botbox_sdk::bs::{CallObservation, PlayObservation, rank};
@@ -141,7 +141,7 @@ impl Bot for CalculatingLiar {
 const DISCARD: u8 = 4;
 const UNKNOWN: u8 = 5;
 
-/// PlayerConMan, as rules/bs-playerconman.md describes it (see player_conman.lua).
+/// PlayerConMan, as player_conman.lua ports it (summed up in docs/bs.md, "PlayerConMan").
 struct ConMan {
     me: u32,
     loc: [u8; 52],

@@ -1,6 +1,6 @@
 //! A small, independent 2048 simulation for self-play: exponents on a 4x4 board, slides written the
 //! straightforward way (not with the strategy's tables), seeded tile placement by the rules
-//! (`/work/shared/rules/2048.md`): a 2 with p = 0.9, a 4 with p = 0.1, on a uniformly random empty cell.
+//! (`docs/2048.md`): a 2 with p = 0.9, a 4 with p = 0.1, on a uniformly random empty cell.
 
 use botbox_sdk::{
     Rng,
