@@ -688,3 +688,95 @@ fn the_connect4_tournament_file_runs_and_match_dice_plays_through_the_contract()
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("safety_first"), "{}", stdout(&out));
 }
+
+#[test]
+fn new_makes_a_starter_bot_for_every_game_that_checks_clean() {
+    let dir = scratch("new-bots");
+    for g in registered_games() {
+        let game = g["name"].as_str().unwrap();
+        let bot_dir = dir.join(format!("lua-{game}"));
+        let out = botbox(&["new", game, bot_dir.to_str().unwrap()]);
+        assert!(out.status.success(), "{game}: {}", stderr(&out));
+        let bot = bot_dir.join("bot.lua");
+        let out = botbox(&["check", game, bot.to_str().unwrap()]);
+        assert!(
+            out.status.success() && stdout(&out).contains("result      ok"),
+            "{game}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+    }
+    // A directory that is not empty is refused; so is an unknown language for a game.
+    let out = botbox(&["new", "bs", dir.join("lua-bs").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not empty"), "{}", stderr(&out));
+    let out = botbox(&[
+        "new",
+        "worms",
+        dir.join("w").to_str().unwrap(),
+        "--lang",
+        "wat",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = botbox(&[
+        "new",
+        "2048",
+        dir.join("wat").to_str().unwrap(),
+        "--lang",
+        "wat",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = botbox(&["check", "2048", dir.join("wat/bot.wat").to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stdout(&out));
+}
+
+#[test]
+fn a_rust_starter_builds_outside_the_workspace_with_its_own_sdk() {
+    let dir = scratch("new-rust");
+    // Outside the repository's tree, so nothing of its workspace can help the crate build.
+    let outside = std::env::temp_dir().join(format!("botbox-new-rust-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    let target = dir.join("target");
+    for game in ["connect4", "bs"] {
+        let crate_dir = outside.join(format!("my-{game}-bot"));
+        let out = botbox(&["new", game, crate_dir.to_str().unwrap(), "--lang", "rust"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(crate_dir.join("botbox-sdk/src/lib.rs").is_file());
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_botbox"))
+            .args(["check", game, crate_dir.to_str().unwrap()])
+            .current_dir(&outside)
+            .env("CARGO_TARGET_DIR", &target)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success() && stdout(&out).contains("result      ok"),
+            "{game}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+    }
+    // A compile error is shown as rustc wrote it, with the file and line.
+    let broken = outside.join("my-connect4-bot/src/lib.rs");
+    let code = std::fs::read_to_string(&broken).unwrap();
+    std::fs::write(
+        &broken,
+        code.replace("Move { column }", "Move { column: \"x\" }"),
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_botbox"))
+        .args([
+            "check",
+            "connect4",
+            outside.join("my-connect4-bot").to_str().unwrap(),
+        ])
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("mismatched types") && stderr(&out).contains("src/lib.rs:"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&outside);
+}

@@ -12,6 +12,7 @@ mod dice_free;
 mod games;
 mod limits;
 mod merge;
+mod new;
 mod play;
 mod replay;
 mod schemas;
@@ -44,6 +45,7 @@ enum Command {
     Games(games::Args),
     Match(MatchArgs),
     Merge(merge::Args),
+    New(new::Args),
     Tournament(TournamentArgs),
     Play(play::PlayArgs),
     WatchPlay(play::WatchArgs),
@@ -120,6 +122,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Dice(args) => dice::execute(args),
         Command::Games(args) => games::execute(args),
         Command::Merge(args) => merge::execute(args),
+        Command::New(args) => new::execute(args),
         Command::Match(MatchArgs { game }) => match game {
             MatchGame::Worms(args) => worms::execute_match(args),
             MatchGame::Bs(args) => bs::execute_match(args),

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::g2048::{Direction, Game};
+use crate::games::g2048::{Direction, Game, MOVE_CAP};
 use crate::games::seat_seed;
 use crate::replay::{self, Replay};
 use crate::runtime::{Fault, FaultKind, Setup, Strategy};
@@ -20,6 +20,9 @@ pub struct GameRecord {
     pub max_tile: u32,
     /// Why the strategy's game ended early, if it did.
     pub fault: Option<Fault>,
+    /// The game reached the move cap ([`MOVE_CAP`]) with moves still left: it ended there.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub capped: bool,
     /// Time spent in the strategy's decisions (not reproducible; kept out of the JSON's per-game data).
     #[serde(skip)]
     pub time: Duration,
@@ -75,6 +78,7 @@ pub fn play(
         score: state.score(),
         moves: state.moves(),
         max_tile: state.max_tile(),
+        capped: fault.is_none() && !state.is_over(),
         fault,
         time,
     };
@@ -84,14 +88,16 @@ pub fn play(
     (record, replay)
 }
 
-/// Asks for moves until the game is over or the strategy faults.
+/// Asks for moves until the game is over, the strategy faults, or [`MOVE_CAP`] moves were made (2048
+/// on 8x8 with a random bot plays millions of moves; the cap bounds every game, and no 4x4 game
+/// comes near it).
 fn run(
     state: &mut Game,
     time: &mut Duration,
     mut replay: Option<&mut Replay>,
     mut decide: impl FnMut(&crate::games::g2048::Observation) -> Result<Direction, Fault>,
 ) -> Option<Fault> {
-    while !state.is_over() {
+    while !state.is_over() && state.moves() < MOVE_CAP {
         let obs = state.observation();
         let started = Instant::now();
         let answer = decide(&obs);

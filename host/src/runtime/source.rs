@@ -119,6 +119,16 @@ fn hex(digest: &[u8]) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The compiler errors in cargo's JSON messages, as rustc rendered them.
+fn rendered_errors(stdout: &str) -> String {
+    stdout
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-message" && m["message"]["level"] == "error")
+        .filter_map(|m| m["message"]["rendered"].as_str().map(str::to_string))
+        .collect()
+}
+
 /// The target strategies are compiled for.
 pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 
@@ -191,7 +201,13 @@ fn cargo_build_wasm(
         output = run()?;
     }
     if !output.status.success() {
+        // With `--message-format=json`, rustc's own messages are JSON on standard output: show the
+        // errors as rustc rendered them (file, line, the code and the hint), then cargo's summary.
+        let rendered = rendered_errors(&String::from_utf8_lossy(&output.stdout));
         let mut message = String::from_utf8_lossy(&output.stderr).trim().to_string();
+        if !rendered.is_empty() {
+            message = format!("{}\n{message}", rendered.trim_end());
+        }
         if missing_target(&output) {
             message.push_str("\nhint: run `rustup target add wasm32-unknown-unknown`");
         }

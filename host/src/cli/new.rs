@@ -1,0 +1,461 @@
+//! `botbox new <game> <dir>`: a starter bot for any registered game, in Lua, Rust or WAT, that builds
+//! and plays wherever it is copied. The Rust starter carries its own copy of the guest SDK (the SDK is
+//! not published), so it needs nothing of this repository.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use botbox::games::registry;
+
+/// Create a starter bot for a game (Lua, Rust or WAT) that builds and plays anywhere
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox new connect4 my-c4-bot                 # my-c4-bot/bot.lua
+  botbox new bs my-bs-bot --lang rust           # a Rust crate with its own copy of the SDK
+  botbox new 2048 my-2048 --lang wat            # hand-written WebAssembly text
+  botbox check connect4 my-c4-bot/bot.lua       # then play it
+
+The directory must not exist yet (or be empty). `botbox games` lists the games.")]
+pub struct Args {
+    /// The game (see `botbox games`)
+    game: String,
+    /// The directory to create
+    dir: PathBuf,
+    /// The language of the bot
+    #[arg(long, value_enum, default_value_t = Lang::Lua)]
+    lang: Lang,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Lang {
+    Lua,
+    Rust,
+    Wat,
+}
+
+pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
+    let rules = registry::find(&args.game).map_err(anyhow::Error::msg)?;
+    let game = rules.name();
+    let dir = &args.dir;
+    if dir.exists()
+        && std::fs::read_dir(dir)
+            .with_context(|| format!("reading {}", dir.display()))?
+            .next()
+            .is_some()
+    {
+        bail!(
+            "{} exists and is not empty: give a new directory",
+            dir.display()
+        );
+    }
+    let files = match args.lang {
+        Lang::Lua => vec![(PathBuf::from("bot.lua"), lua(game).to_string())],
+        Lang::Wat => match game {
+            "2048" => vec![(PathBuf::from("bot.wat"), WAT_2048.to_string())],
+            _ => bail!(
+                "there is no WAT starter for {game} yet (parsing JSON by hand is long): use --lang lua or --lang rust"
+            ),
+        },
+        Lang::Rust => rust(game, &crate_name(dir)),
+    };
+    for (path, text) in &files {
+        let path = dir.join(path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let bot = match args.lang {
+        Lang::Lua => dir.join("bot.lua"),
+        Lang::Wat => dir.join("bot.wat"),
+        Lang::Rust => dir.clone(),
+    };
+    println!("created a {game} bot in {}", dir.display());
+    if args.lang == Lang::Rust {
+        println!(
+            "  it builds with `cargo build --release --target wasm32-unknown-unknown` (add the target with\n  `rustup target add wasm32-unknown-unknown`); botbox builds it for you when given the directory"
+        );
+    }
+    println!("next:\n  botbox check {game} {}", bot.display());
+    println!("docs: docs/{game}.md (the rules), docs/lua-api.md (Lua), docs/wasm-abi.md (WASM)");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A crate name from the directory's name: lowercase letters, digits and `-`.
+fn crate_name(dir: &Path) -> String {
+    let stem = dir
+        .file_name()
+        .map(|s| s.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let name: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let name = name.trim_matches('-').to_string();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("bot-{name}").trim_end_matches('-').to_string()
+    } else {
+        name
+    }
+}
+
+fn lua(game: &str) -> &'static str {
+    match game {
+        "2048" => LUA_2048,
+        "dice" => LUA_DICE,
+        "bs" => LUA_BS,
+        "worms" => LUA_WORMS,
+        "connect4" => LUA_CONNECT4,
+        _ => LUA_GENERIC,
+    }
+}
+
+/// The files of a Rust starter crate: its manifest, its code, and its own copy of the SDK.
+fn rust(game: &str, name: &str) -> Vec<(PathBuf, String)> {
+    let code = match game {
+        "2048" => RUST_2048,
+        "dice" => RUST_DICE,
+        "bs" => RUST_BS,
+        "worms" => RUST_WORMS,
+        "connect4" => RUST_CONNECT4,
+        _ => RUST_GENERIC,
+    };
+    let manifest = format!(
+        "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
+         [lib]\ncrate-type = [\"cdylib\", \"rlib\"]\n\n\
+         [dependencies]\n# The botbox guest SDK, copied here by `botbox new` so the crate builds anywhere.\n\
+         botbox-sdk = {{ path = \"botbox-sdk\" }}\n\n\
+         # A workspace of its own: the crate builds wherever it is copied.\n[workspace]\n\n\
+         [profile.release]\nopt-level = 3\nlto = true\npanic = \"abort\"\n"
+    );
+    let mut files = vec![
+        (PathBuf::from("Cargo.toml"), manifest),
+        (PathBuf::from("src/lib.rs"), code.to_string()),
+        (PathBuf::from(".gitignore"), "target/\n".to_string()),
+        (
+            PathBuf::from("botbox-sdk/Cargo.toml"),
+            SDK_MANIFEST.to_string(),
+        ),
+    ];
+    for (file, text) in SDK_SOURCES {
+        files.push((PathBuf::from("botbox-sdk/src").join(file), text.to_string()));
+    }
+    files
+}
+
+const SDK_MANIFEST: &str = r#"[package]
+name = "botbox-sdk"
+description = "Guest SDK for botbox strategies (a copy made by `botbox new`)"
+version = "0.1.0"
+edition = "2024"
+publish = false
+
+[features]
+default = []
+schema = ["dep:schemars"]
+
+[dependencies]
+serde = { version = "1", features = ["derive"] }
+serde_json = "1"
+schemars = { version = "1.2", optional = true }
+"#;
+
+/// The guest SDK's sources, as this botbox was built with them.
+const SDK_SOURCES: [(&str, &str); 8] = [
+    ("lib.rs", include_str!("../../../strategies/sdk/src/lib.rs")),
+    ("abi.rs", include_str!("../../../strategies/sdk/src/abi.rs")),
+    (
+        "host.rs",
+        include_str!("../../../strategies/sdk/src/host.rs"),
+    ),
+    (
+        "g2048.rs",
+        include_str!("../../../strategies/sdk/src/g2048.rs"),
+    ),
+    (
+        "dice.rs",
+        include_str!("../../../strategies/sdk/src/dice.rs"),
+    ),
+    ("bs.rs", include_str!("../../../strategies/sdk/src/bs.rs")),
+    (
+        "worms.rs",
+        include_str!("../../../strategies/sdk/src/worms.rs"),
+    ),
+    (
+        "connect4.rs",
+        include_str!("../../../strategies/sdk/src/connect4.rs"),
+    ),
+];
+
+const WAT_2048: &str = include_str!("../../../strategies/wat/g2048/corner.wat");
+
+const LUA_2048: &str = r#"-- A 2048 bot for botbox. Check it: botbox check 2048 bot.lua
+-- obs: board (rows of tile values, 0 empty), score, moves, legal (the directions that change the board).
+-- Answer one of "left", "right", "up", "down". docs/lua-api.md has the whole API (and the g2048
+-- module: fast moves on a board for searching).
+local M = {}
+
+function M.choose_move(obs)
+	for _, dir in ipairs({ "down", "left", "right", "up" }) do
+		if table.find(obs.legal, dir) then
+			return dir
+		end
+	end
+end
+
+return M
+"#;
+
+const LUA_DICE: &str = r#"-- A dice bot (Mensch ärgere Dich nicht, free variant) for botbox. Check it: botbox check dice bot.lua
+-- You are asked only when the roll leaves a choice. obs: face, steps, die, opponent_die, mine,
+-- theirs, theirs_on_my_track, legal (each {from, to, captures}). Answer {from = ..., to = ...}.
+local M = {}
+
+function M.choose_move(obs)
+	-- Capture when you can, else move the piece furthest ahead.
+	for _, m in ipairs(obs.legal) do
+		if m.captures then
+			return { from = m.from, to = m.to }
+		end
+	end
+	local best = obs.legal[1]
+	for _, m in ipairs(obs.legal) do
+		if m.from > best.from then
+			best = m
+		end
+	end
+	return { from = best.from, to = best.to }
+end
+
+return M
+"#;
+
+const LUA_BS: &str = r#"-- A BS (Cheat) bot for botbox. Check it: botbox check bs bot.lua
+-- play(obs): obs.rank is the rank you must claim, obs.hand your card ids (rank = id // 4).
+--   Answer a list of 1 to 4 card ids from your hand.
+-- call(obs): someone played obs.count cards claiming obs.rank. Answer true to call "BS".
+-- observe(event) (optional): every public event, for counting cards.
+local M = {}
+
+function M.play(obs)
+	local cards = {}
+	for _, id in ipairs(obs.hand) do
+		if id // 4 == obs.rank and #cards < 4 then
+			cards[#cards + 1] = id
+		end
+	end
+	if #cards == 0 then
+		cards[1] = obs.hand[1] -- a lie: one card
+	end
+	return cards
+end
+
+function M.call(obs)
+	return obs.count >= 3
+end
+
+return M
+"#;
+
+const LUA_WORMS: &str = r#"-- A Wormworld bot for botbox. Check it: botbox check worms bot.lua
+-- obs: you, board (rows of text), hole, worms (id, owner, cells, direction), legal (each {worm, turn}).
+-- Answer one of obs.legal: {worm = id, turn = "left" | "forward" | "right"}.
+local M = {}
+
+function M.choose_move(obs)
+	-- Steer the worm whose head is nearest the hole.
+	local best, best_d = obs.legal[1], math.huge
+	for _, m in ipairs(obs.legal) do
+		for _, w in ipairs(obs.worms) do
+			if w.id == m.worm then
+				local head = w.cells[1]
+				local d = math.abs(head[1] - obs.hole[1]) + math.abs(head[2] - obs.hole[2])
+				if d < best_d then
+					best, best_d = m, d
+				end
+			end
+		end
+	end
+	return best
+end
+
+return M
+"#;
+
+const LUA_CONNECT4: &str = r#"-- A Connect Four bot for botbox. Check it: botbox check connect4 bot.lua
+-- obs: board (rows * columns cells from the top row, 0 empty, 1 or 2 a mark), rows, columns,
+-- inarow, mark (yours), legal (the open columns, from 0). Answer a column number.
+local M = {}
+
+function M.choose_move(obs)
+	-- The open column nearest the centre.
+	local centre = (obs.columns - 1) / 2
+	local best = obs.legal[1]
+	for _, col in ipairs(obs.legal) do
+		if math.abs(col - centre) < math.abs(best - centre) then
+			best = col
+		end
+	end
+	return best
+end
+
+return M
+"#;
+
+const LUA_GENERIC: &str = r#"-- A bot for botbox. `botbox games` lists the functions the game asks for.
+local M = {}
+
+function M.choose_move(obs)
+	return obs.legal[1]
+end
+
+return M
+"#;
+
+const RUST_2048: &str = r#"//! A 2048 bot for botbox. Check it: `botbox check 2048 .` (botbox builds the crate).
+
+use botbox_sdk::g2048::{Direction, Observation};
+use botbox_sdk::{Setup, Strategy};
+
+pub struct Bot;
+
+impl Strategy for Bot {
+    type Observation = Observation;
+    type Action = Direction;
+
+    fn new(_setup: &Setup) -> Self {
+        Bot
+    }
+
+    fn choose_move(&mut self, obs: Observation) -> Direction {
+        // The first legal of down, left, right, up: keeps big tiles in a corner.
+        [Direction::Down, Direction::Left, Direction::Right, Direction::Up]
+            .into_iter()
+            .find(|d| obs.legal.contains(d))
+            .unwrap_or(obs.legal[0])
+    }
+}
+
+botbox_sdk::export_strategy!(Bot);
+"#;
+
+const RUST_DICE: &str = r#"//! A dice bot (free variant) for botbox. Check it: `botbox check dice .` (botbox builds the crate).
+
+use botbox_sdk::dice::{Move, Observation};
+use botbox_sdk::{Setup, Strategy};
+
+pub struct Bot;
+
+impl Strategy for Bot {
+    type Observation = Observation;
+    type Action = Move;
+
+    fn new(_setup: &Setup) -> Self {
+        Bot
+    }
+
+    fn choose_move(&mut self, obs: Observation) -> Move {
+        // Capture when possible, else the piece furthest ahead.
+        let best = obs
+            .legal
+            .iter()
+            .max_by_key(|m| (m.captures, m.from))
+            .expect("asked only when there is a choice");
+        Move { from: best.from, to: best.to }
+    }
+}
+
+botbox_sdk::export_strategy!(Bot);
+"#;
+
+const RUST_BS: &str = r#"//! A BS (Cheat) bot for botbox. Check it: `botbox check bs .` (botbox builds the crate).
+
+use botbox_sdk::bs::{CallAction, CallObservation, PlayAction, PlayObservation};
+use botbox_sdk::{BsStrategy, Setup};
+
+pub struct Bot;
+
+impl BsStrategy for Bot {
+    fn new(_setup: &Setup) -> Self {
+        Bot
+    }
+
+    fn play(&mut self, obs: PlayObservation) -> PlayAction {
+        let mut cards: Vec<u32> = obs.hand.iter().copied().filter(|id| id / 4 == obs.rank).take(4).collect();
+        if cards.is_empty() {
+            cards.push(obs.hand[0]); // a lie: one card
+        }
+        cards
+    }
+
+    fn call(&mut self, obs: CallObservation) -> CallAction {
+        obs.count >= 3
+    }
+}
+
+botbox_sdk::export_bs_strategy!(Bot);
+"#;
+
+const RUST_WORMS: &str = r#"//! A Wormworld bot for botbox. Check it: `botbox check worms .` (botbox builds the crate).
+
+use botbox_sdk::worms::{Move, Observation};
+use botbox_sdk::{Setup, Strategy};
+
+pub struct Bot;
+
+impl Strategy for Bot {
+    type Observation = Observation;
+    type Action = Move;
+
+    fn new(_setup: &Setup) -> Self {
+        Bot
+    }
+
+    fn choose_move(&mut self, obs: Observation) -> Move {
+        // The legal move of the worm whose head is nearest the hole.
+        let distance = |m: &Move| {
+            obs.worms
+                .iter()
+                .find(|w| w.id == m.worm)
+                .map_or(u32::MAX, |w| w.cells[0][0].abs_diff(obs.hole[0]) + w.cells[0][1].abs_diff(obs.hole[1]))
+        };
+        *obs.legal.iter().min_by_key(|m| distance(m)).expect("asked only with a legal move")
+    }
+}
+
+botbox_sdk::export_strategy!(Bot);
+"#;
+
+const RUST_CONNECT4: &str = r#"//! A Connect Four bot for botbox. Check it: `botbox check connect4 .` (botbox builds the crate).
+
+use botbox_sdk::connect4::{Move, Observation};
+use botbox_sdk::{Setup, Strategy};
+
+pub struct Bot;
+
+impl Strategy for Bot {
+    type Observation = Observation;
+    type Action = Move;
+
+    fn new(_setup: &Setup) -> Self {
+        Bot
+    }
+
+    fn choose_move(&mut self, obs: Observation) -> Move {
+        // The open column nearest the centre.
+        let centre = obs.columns as i64 - 1;
+        let column = *obs
+            .legal
+            .iter()
+            .min_by_key(|c| (2 * **c as i64 - centre).abs())
+            .expect("asked only with an open column");
+        Move { column }
+    }
+}
+
+botbox_sdk::export_strategy!(Bot);
+"#;
+
+const RUST_GENERIC: &str = RUST_2048;
