@@ -135,16 +135,38 @@ impl std::fmt::Display for Refusal {
     }
 }
 
+/// What the registry lists of a game, as data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameInfo {
+    /// The name on the command line and in files: `2048`, `dice`, `bs`, `worms`, `connect4`.
+    pub name: &'static str,
+    /// One line for `botbox games`.
+    pub title: &'static str,
+    pub seats: Seats,
+    /// The functions a strategy for this game answers; a notification (BS `observe`) is optional.
+    pub functions: &'static [&'static str],
+}
+
 /// A game as the registry lists it.
 pub trait Rules: Send + Sync {
+    /// The game's name, title, seats and functions.
+    fn info(&self) -> &'static GameInfo;
     /// The name on the command line and in files: `2048`, `dice`, `bs`, `worms`, `connect4`.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
     /// One line for `botbox games`.
-    fn title(&self) -> &'static str;
-    fn seats(&self) -> Seats;
+    fn title(&self) -> &'static str {
+        self.info().title
+    }
+    fn seats(&self) -> Seats {
+        self.info().seats
+    }
     /// The functions a strategy for this game answers, the first being the one every strategy must
     /// have; further ones are optional notifications (BS `observe`).
-    fn functions(&self) -> &'static [&'static str];
+    fn functions(&self) -> &'static [&'static str] {
+        self.info().functions
+    }
     /// The variants the game knows by name; the first is the default.
     fn variants(&self) -> Vec<VariantInfo>;
     /// A new game of `variant` for `seats` players, seeded with `seed`. The error says what was wrong

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::{End, Event, Game, PLAYERS, PlayObservation, Resolution, Seat, policy};
 use crate::games::Rng;
 use crate::games::contract::{
-    Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
+    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
 };
 use rand::RngExt;
 
@@ -34,21 +34,17 @@ pub struct BsRules;
 /// The registered BS.
 pub static RULES: BsRules = BsRules;
 
+/// What the registry lists of the game.
+const INFO: GameInfo = GameInfo {
+    name: "bs",
+    title: "BS (Cheat): four players bluff about the cards they play; first with no cards wins",
+    seats: Seats::exactly(PLAYERS as u32),
+    functions: &["play", "call", "observe"],
+};
+
 impl Rules for BsRules {
-    fn name(&self) -> &'static str {
-        "bs"
-    }
-
-    fn title(&self) -> &'static str {
-        "BS (Cheat): four players bluff about the cards they play; first with no cards wins"
-    }
-
-    fn seats(&self) -> Seats {
-        Seats::exactly(PLAYERS as u32)
-    }
-
-    fn functions(&self) -> &'static [&'static str] {
-        &["play", "call", "observe"]
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn variants(&self) -> Vec<VariantInfo> {

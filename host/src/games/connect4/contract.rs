@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::{Config, Game, IllegalMove};
 use crate::games::Rng;
 use crate::games::contract::{
-    Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
+    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
 };
 
 /// The function a Connect Four strategy answers.
@@ -92,21 +92,17 @@ impl Connect4Rules {
     }
 }
 
+/// What the registry lists of the game.
+const INFO: GameInfo = GameInfo {
+    name: "connect4",
+    title: "Connect Four (Kaggle ConnectX rules): drop pieces into columns, line up four",
+    seats: Seats::exactly(2),
+    functions: &[CHOOSE_MOVE],
+};
+
 impl Rules for Connect4Rules {
-    fn name(&self) -> &'static str {
-        "connect4"
-    }
-
-    fn title(&self) -> &'static str {
-        "Connect Four (Kaggle ConnectX rules): drop pieces into columns, line up four"
-    }
-
-    fn seats(&self) -> Seats {
-        Seats::exactly(2)
-    }
-
-    fn functions(&self) -> &'static [&'static str] {
-        &[CHOOSE_MOVE]
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn variants(&self) -> Vec<VariantInfo> {

@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 
 use super::{Die, End, Game, Move, Place, Position, Seat, file};
 use crate::games::contract::{
-    Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
+    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
 };
 use crate::games::{Rng, rng};
 use botbox_sdk::dice as wire;
@@ -104,21 +104,17 @@ fn faces(die: &Die) -> String {
     format!("[{}]", faces.join(" "))
 }
 
+/// What the registry lists of the game.
+const INFO: GameInfo = GameInfo {
+    name: "dice",
+    title: "Mensch ärgere Dich nicht with unusual dice, free variant: choose which piece moves",
+    seats: Seats::exactly(2),
+    functions: &["choose_move"],
+};
+
 impl Rules for DiceRules {
-    fn name(&self) -> &'static str {
-        "dice"
-    }
-
-    fn title(&self) -> &'static str {
-        "Mensch ärgere Dich nicht with unusual dice, free variant: choose which piece moves"
-    }
-
-    fn seats(&self) -> Seats {
-        Seats::exactly(2)
-    }
-
-    fn functions(&self) -> &'static [&'static str] {
-        &["choose_move"]
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn variants(&self) -> Vec<VariantInfo> {

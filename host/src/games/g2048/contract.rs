@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::{Direction, Game, MAX_SIZE, MIN_SIZE, check_size};
 use crate::games::Rng;
 use crate::games::contract::{
-    Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
+    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
 };
 
 /// The most moves a game of 2048 through the contract may last: a solo game has no opponent to end
@@ -57,21 +57,17 @@ impl G2048Rules {
     }
 }
 
+/// What the registry lists of the game.
+const INFO: GameInfo = GameInfo {
+    name: "2048",
+    title: "2048: slide and merge tiles on a square board; the score is the sum of the merges",
+    seats: Seats::exactly(1),
+    functions: &["choose_move"],
+};
+
 impl Rules for G2048Rules {
-    fn name(&self) -> &'static str {
-        "2048"
-    }
-
-    fn title(&self) -> &'static str {
-        "2048: slide and merge tiles on a square board; the score is the sum of the merges"
-    }
-
-    fn seats(&self) -> Seats {
-        Seats::exactly(1)
-    }
-
-    fn functions(&self) -> &'static [&'static str] {
-        &["choose_move"]
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn variants(&self) -> Vec<VariantInfo> {

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::{Game, Map, Move, Seat, Verdict};
 use crate::games::Rng;
 use crate::games::contract::{
-    Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
+    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
 };
 
 /// The bundled maps, the default first.
@@ -77,21 +77,17 @@ impl WormsRules {
     }
 }
 
+/// What the registry lists of the game.
+const INFO: GameInfo = GameInfo {
+    name: "worms",
+    title: "Wormworld: two players steer three-cell worms into one hole; all home first wins",
+    seats: Seats::exactly(2),
+    functions: &["choose_move"],
+};
+
 impl Rules for WormsRules {
-    fn name(&self) -> &'static str {
-        "worms"
-    }
-
-    fn title(&self) -> &'static str {
-        "Wormworld: two players steer three-cell worms into one hole; all home first wins"
-    }
-
-    fn seats(&self) -> Seats {
-        Seats::exactly(2)
-    }
-
-    fn functions(&self) -> &'static [&'static str] {
-        &["choose_move"]
+    fn info(&self) -> &'static GameInfo {
+        &INFO
     }
 
     fn variants(&self) -> Vec<VariantInfo> {
