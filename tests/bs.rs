@@ -541,3 +541,144 @@ fn the_example_pool_file_reproduces_the_contests_ranking() {
     }
     assert!(standing(&json, "hoarder")["win_rate"].as_f64().unwrap() < 0.5);
 }
+
+/// `java.util.Random` as the Java specification defines it, on a 64-bit integer: the reference for
+/// the Luau port in `strategies/lua/bs/player2.lua`.
+struct JavaRandom(u64);
+
+impl JavaRandom {
+    const MULTIPLIER: u64 = 0x5DEECE66D;
+    const MASK: u64 = (1 << 48) - 1;
+
+    fn new(seed: u64) -> JavaRandom {
+        JavaRandom((seed ^ Self::MULTIPLIER) & Self::MASK)
+    }
+
+    /// `next(bits)`, unsigned (Java casts it to `int`, which changes only `bits == 32`).
+    fn next(&mut self, bits: u32) -> u64 {
+        self.0 = self.0.wrapping_mul(Self::MULTIPLIER).wrapping_add(0xB) & Self::MASK;
+        self.0 >> (48 - bits)
+    }
+
+    fn next_double(&mut self) -> f64 {
+        let high = self.next(26);
+        ((high << 27) + self.next(27)) as f64 * 2f64.powi(-53)
+    }
+}
+
+/// Checks `draws` against `expected`, naming the first draw that differs.
+fn same_draws<T: PartialEq + std::fmt::Debug>(draws: &[T], expected: &[T], what: &str) {
+    assert_eq!(draws.len(), expected.len(), "{what}: how many draws");
+    if let Some(i) = (0..draws.len()).find(|&i| draws[i] != expected[i]) {
+        panic!(
+            "{what}: draw {i} is {:?}, java.util.Random's is {:?}",
+            draws[i], expected[i]
+        );
+    }
+}
+
+#[test]
+fn the_rust_reference_gives_javas_known_values() {
+    // new Random(0).nextInt(), new Random(42).nextInt(), new Random(0).nextDouble() in Java.
+    assert_eq!(JavaRandom::new(0).next(32) as u32 as i32, -1155484576);
+    assert_eq!(JavaRandom::new(42).next(32) as u32 as i32, -1170105035);
+    assert_eq!(JavaRandom::new(0).next_double(), 0.730967787376657);
+}
+
+#[test]
+fn player2s_generator_draws_what_java_util_random_draws() {
+    use botbox::runtime::{Setup, Strategy};
+    let path = util::at("strategies/lua/bs/player2.lua");
+    let strategy = Strategy::load(&path, &util::test_limits()).unwrap();
+    let mut instance = strategy.instantiate(&Setup::new("bs", 1, 0)).unwrap();
+    const COUNT: usize = 5000;
+    let seeds = [
+        20,
+        0,
+        1,
+        42,
+        0x5DEECE66D,
+        (1 << 48) - 1,
+        1 << 48,
+        (1 << 53) - 1,
+    ];
+    for seed in seeds {
+        let request = serde_json::json!({"seed": seed, "count": COUNT});
+        let draws: Value = instance.call("java_random_draws", &request).unwrap();
+        let draws: Vec<f64> = serde_json::from_value(draws).unwrap();
+        let mut java = JavaRandom::new(seed);
+        let expected: Vec<f64> = (0..COUNT).map(|_| java.next_double()).collect();
+        same_draws(
+            &draws,
+            &expected,
+            &format!("nextDouble() after seed {seed}"),
+        );
+        for bits in [1, 26, 27, 31, 32] {
+            let request = serde_json::json!({"seed": seed, "count": COUNT, "bits": bits});
+            let draws: Value = instance.call("java_random_draws", &request).unwrap();
+            let draws: Vec<u64> = serde_json::from_value(draws).unwrap();
+            let mut java = JavaRandom::new(seed);
+            let expected: Vec<u64> = (0..COUNT).map(|_| java.next(bits)).collect();
+            same_draws(
+                &draws,
+                &expected,
+                &format!("next({bits}) after seed {seed}"),
+            );
+        }
+    }
+}
+
+#[test]
+fn player2_makes_the_contests_calls_the_same_in_every_game() {
+    // docs/bs.md (Player2): `new Random(20)` per game, `nextDouble() < 0.2`, the first 20 decisions `...CC...C...........`.
+    const SPEC: &str = "...CC...C...........";
+    let mut java = JavaRandom::new(20);
+    let sequence: Vec<bool> = (0..1000).map(|_| java.next_double() < 0.2).collect();
+    let shown: String = sequence[..20]
+        .iter()
+        .map(|&c| if c { 'C' } else { '.' })
+        .collect();
+    assert_eq!(shown, SPEC);
+
+    let dir = scratch("bs/player2-sequence");
+    let mut bots = write_bots(&dir, &[("p1", PLAYER1), ("p3", PLAYER3), ("rnd", RANDOM)]);
+    bots.insert(1, util::at("strategies/lua/bs/player2.lua"));
+    let replays = dir.join("replays");
+    let mut args = vec!["match", "bs"];
+    args.extend(paths(&bots));
+    args.extend_from_slice(&["--games", "12", "--replay-dir", replays.to_str().unwrap()]);
+    let (_, json) = run_json(&dir, &args);
+    assert_eq!(json["ends"]["void"], 0);
+    let mut longest = 0;
+    for game in 1..=12 {
+        let file = replays.join(format!("bs-{game:04}.jsonl"));
+        let lines: Vec<Value> = std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let seat = lines[0]["strategies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|s| s["name"] == "player2")
+            .unwrap() as u64;
+        // Player2 is asked on every turn of another seat; `callers` holds the seats that said yes.
+        let calls: Vec<bool> = lines
+            .iter()
+            .filter(|l| l["type"] == "turn" && l["seat"] != seat)
+            .map(|l| {
+                l["callers"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&Value::from(seat))
+            })
+            .collect();
+        assert_eq!(calls, sequence[..calls.len()], "game {game}");
+        longest = longest.max(calls.len());
+    }
+    assert!(
+        longest >= SPEC.len(),
+        "the longest game asked Player2 {longest} times"
+    );
+}
