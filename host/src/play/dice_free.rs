@@ -7,7 +7,7 @@
 //! draws its rolls in the same order whoever chooses the moves. So a strategy that always takes the
 //! frontmost legal move reproduces the strict rule's results game for game; a test checks it.
 
-use crate::games::dice::{Die, End, Game, Move, Place, Position, Seat};
+use crate::games::dice::{Die, End, Game, Position, Seat};
 use crate::games::{derive_seed, rng, seat_seed};
 use crate::play::dice::Turn;
 use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
@@ -16,43 +16,7 @@ use crate::tournament::arena::{Duel, Ending, Entry, Scheduled};
 use crate::tournament::dice::dice_pairs;
 use botbox_sdk::dice as wire;
 
-/// A place as the wire counts it: -1 for a piece waiting on B, else the step.
-fn step(place: Place) -> i32 {
-    match place {
-        Place::Waiting => wire::WAITING,
-        Place::Step(s) => i32::from(s),
-    }
-}
-
-/// What `seat` sees after rolling, with the legal moves `legal` (frontmost first).
-pub fn observation(game: &Game, seat: Seat, legal: &[Move]) -> wire::Observation {
-    let position: &Position = game.position();
-    let roll = game.pending().expect("observations are made after a roll");
-    let theirs: Vec<i32> = position.places(1 - seat).into_iter().map(step).collect();
-    wire::Observation {
-        you: seat as u32,
-        turn: game.turns(),
-        face: roll.face,
-        steps: u32::from(roll.steps),
-        die: game.die(seat).faces().to_vec(),
-        opponent_die: game.die(1 - seat).faces().to_vec(),
-        mine: position.places(seat).into_iter().map(step).collect(),
-        theirs_on_my_track: theirs
-            .iter()
-            .filter(|&&s| (0..wire::GOAL).contains(&s))
-            .map(|&s| wire::Observation::to_my_steps(s))
-            .collect(),
-        theirs,
-        legal: legal
-            .iter()
-            .map(|&mv| wire::LegalMove {
-                from: step(mv.from),
-                to: i32::from(mv.to),
-                captures: position.captures(seat, mv),
-            })
-            .collect(),
-    }
-}
+use crate::games::dice::{observation, wire_place as step};
 
 /// Plays a free-variant game to its end: die `dice[0]` in seat 0, seat 0 starting if `a_starts`.
 /// `players[s]` chooses seat `s`'s moves when there is a choice; a forced move is played for it.

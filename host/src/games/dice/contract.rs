@@ -146,7 +146,7 @@ impl Rules for DiceRules {
 }
 
 /// A place as the wire counts it: -1 for a piece waiting on B, else the step.
-fn step(place: Place) -> i32 {
+pub fn step(place: Place) -> i32 {
     match place {
         Place::Waiting => wire::WAITING,
         Place::Step(s) => i32::from(s),
@@ -154,8 +154,9 @@ fn step(place: Place) -> i32 {
 }
 
 /// What `seat` sees: the roll waiting for its move (if any) and, when the move is `seat`'s, the
-/// legal moves `legal`, built as `play::dice_free::observation` builds it.
-fn observation(game: &Game, seat: Seat, legal: &[Move]) -> wire::Observation {
+/// legal moves `legal` (frontmost first). The one builder of dice observations: the contract and
+/// `play::dice_free` both send this.
+pub fn observation(game: &Game, seat: Seat, legal: &[Move]) -> wire::Observation {
     let position: &Position = game.position();
     let roll = game.pending();
     let theirs: Vec<i32> = position.places(1 - seat).into_iter().map(step).collect();
@@ -462,7 +463,7 @@ mod tests {
                     legal.first().copied()
                 } else {
                     assert_eq!(game.turn().unwrap().seat as usize, seat);
-                    let obs = crate::play::dice_free::observation(&engine, seat, &legal);
+                    let obs = observation(&engine, seat, &legal);
                     assert_eq!(
                         game.observation(seat as u32),
                         serde_json::to_value(obs).unwrap()

@@ -56,7 +56,7 @@ mod conformance;
 #[cfg(test)]
 mod tests;
 
-pub use contract::{DiceMatch, DiceRules, RULES};
+pub use contract::{DiceMatch, DiceRules, RULES, observation, step as wire_place};
 pub use die::{Die, EmptyDie, SIX, TOO_FAR};
 pub use game::{DrawReason, End, Game, IllegalMove, Outcome, Roll, TURN_CAP, Turn, play_strict};
 pub use position::{
