@@ -5,26 +5,17 @@
 //! `random.lua` and `center.lua` (played through the host's Luau runtime), and `center.lua` beat
 //! `random.lua`.
 //!
-//! `cargo test --release -p connect4-alphabeta -- --ignored --nocapture` measures it against
-//! `center.lua` over more games and prints the time a move takes.
+//! The measurements are examples: `cargo run --release -p connect4-alphabeta --example strength`
+//! plays it against `center.lua` over more games and prints the time a move takes, `--example fuel`
+//! the WASM fuel a move costs.
 
-use std::time::{Duration, Instant};
+mod common;
 
-use botbox::games::connect4::{Config, Game, RULES};
-use botbox::games::contract::Rules;
-use botbox::games::{derive_seed, rng, seat_seed};
-use botbox::runtime::{Instance, Limits, Setup, Strategy as Loaded};
+use botbox::games::connect4::Game;
+use botbox::games::{derive_seed, rng};
 use botbox_sdk::Strategy;
-use botbox_sdk::connect4::{Move, Observation};
-use connect4_alphabeta::{AlphaBeta, DEFAULT_NODES, Position, best_move};
-
-fn variants() -> Vec<Config> {
-    RULES
-        .variants()
-        .iter()
-        .map(|v| RULES.config(&v.name).unwrap())
-        .collect()
-}
+use common::{Side, lua, tally, variants};
+use connect4_alphabeta::{AlphaBeta, Position};
 
 #[test]
 fn the_bitboard_agrees_with_the_host() {
@@ -90,95 +81,6 @@ fn every_answer_is_legal_on_every_variant() {
     }
 }
 
-fn lua(name: &str) -> Loaded {
-    let path = format!(
-        "{}/../../lua/connect4/{name}.lua",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    Loaded::load(std::path::Path::new(&path), &Limits::default())
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-/// Who plays a seat: the search natively, or a Lua strategy through the host's runtime.
-#[derive(Clone, Copy)]
-enum Side<'a> {
-    Search,
-    Lua(&'a Loaded),
-}
-
-/// A player in one game.
-enum Player {
-    Search(AlphaBeta),
-    Lua(Box<Instance>),
-}
-
-impl Player {
-    fn new(side: Side, seat: u32, game_seed: u64) -> Player {
-        match side {
-            Side::Search => Player::Search(AlphaBeta::with_budget(DEFAULT_NODES, 64)),
-            Side::Lua(strategy) => {
-                let setup = Setup::new("connect4", seat_seed(game_seed, seat), seat);
-                Player::Lua(Box::new(
-                    strategy.instantiate(&setup).expect("the Lua bot starts"),
-                ))
-            }
-        }
-    }
-
-    fn choose(&mut self, obs: &Observation) -> u32 {
-        match self {
-            Player::Search(bot) => bot.choose_move(obs.clone()).column,
-            Player::Lua(instance) => {
-                instance
-                    .call::<Observation, Move>("choose_move", obs)
-                    .unwrap_or_else(|fault| panic!("move {}: {fault}", obs.moves))
-                    .column
-            }
-        }
-    }
-}
-
-/// Plays one game of `config`, `sides[0]` moving first; returns the winner and each seat's
-/// thinking time and moves.
-fn duel(config: Config, sides: [Side; 2], seed: u64) -> (Option<usize>, [(Duration, u32); 2]) {
-    let mut players = [0, 1].map(|seat| Player::new(sides[seat as usize], seat, seed));
-    let mut game = Game::new(config).unwrap();
-    let mut thinking = [(Duration::ZERO, 0); 2];
-    while !game.is_over() {
-        let seat = game.to_move();
-        let obs = game.observation(seat);
-        let start = Instant::now();
-        let col = players[seat].choose(&obs);
-        thinking[seat].0 += start.elapsed();
-        thinking[seat].1 += 1;
-        assert!(obs.legal.contains(&col), "seat {seat} answered {col}");
-        game.play(col).unwrap();
-    }
-    (game.winner(), thinking)
-}
-
-/// `a`'s wins, draws and losses against `b` in `games` games per variant, seats alternating; and
-/// `a`'s time per move.
-fn tally(a: Side, b: Side, games: u64, seed: u64) -> ([usize; 3], Duration) {
-    let (mut counts, mut time, mut moves) = ([0; 3], Duration::ZERO, 0);
-    for (v, config) in variants().into_iter().enumerate() {
-        for i in 0..games {
-            let game_seed = derive_seed(seed, v as u64 * 1000 + i);
-            let a_seat = (i % 2) as usize;
-            let sides = if a_seat == 0 { [a, b] } else { [b, a] };
-            let (winner, thinking) = duel(config, sides, game_seed);
-            counts[match winner {
-                Some(s) if s == a_seat => 0,
-                None => 1,
-                Some(_) => 2,
-            }] += 1;
-            time += thinking[a_seat].0;
-            moves += thinking[a_seat].1;
-        }
-    }
-    (counts, time / moves.max(1))
-}
-
 #[test]
 fn it_beats_random_lua() {
     let random = lua("random");
@@ -198,82 +100,4 @@ fn center_lua_beats_random_lua() {
     let (center, random) = (lua("center"), lua("random"));
     let ([wins, draws, losses], _) = tally(Side::Lua(&center), Side::Lua(&random), 4, 3);
     assert!(wins >= 17, "{wins}W {draws}D {losses}L");
-}
-
-#[test]
-#[ignore]
-fn measure_against_center() {
-    let (center, random) = (lua("center"), lua("random"));
-    let n = variants().len();
-    let ([w, d, l], per_move) = tally(Side::Search, Side::Lua(&center), 40, 3);
-    println!(
-        "search against center.lua, 40 games on each of {n} variants: {w}W {d}D {l}L, {per_move:?} a move"
-    );
-    let ([w, d, l], _) = tally(Side::Search, Side::Lua(&random), 20, 4);
-    println!("search against random.lua, 20 games on each: {w}W {d}D {l}L");
-    let ([w, d, l], per_move) = tally(Side::Lua(&center), Side::Lua(&random), 40, 5);
-    println!(
-        "center.lua against random.lua, 40 games on each: {w}W {d}D {l}L, {per_move:?} a move"
-    );
-    let start = Instant::now();
-    let mut bot = AlphaBeta::with_budget(DEFAULT_NODES, 64);
-    let obs = Game::standard().observation(0);
-    let answer = bot.choose_move(obs.clone());
-    println!(
-        "the opening move: {answer:?} in {:?}, {:?}; best_move agrees: {}",
-        start.elapsed(),
-        bot.stats(),
-        best_move(obs, DEFAULT_NODES) == answer
-    );
-}
-
-/// The fuel a decision of the WASM build costs with the default budget, found by bisection, on the
-/// opening and a middle game position.
-#[test]
-#[ignore]
-fn wasm_fuel_per_move() {
-    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..");
-    let dir = botbox::runtime::build_wasm_packages(
-        &repo,
-        &["connect4-alphabeta"],
-        &repo.join("target/guests"),
-    )
-    .expect("the module builds");
-    let wasm = dir.join("connect4_alphabeta.wasm");
-    let mut middle = Game::standard();
-    for col in [2, 3, 5, 5, 3, 2, 3, 3, 5, 1] {
-        middle.play(col).unwrap();
-    }
-    for (name, obs) in [
-        ("opening", Game::standard().observation(0)),
-        ("middle game", middle.observation(0)),
-    ] {
-        let run = |fuel: u64| {
-            let limits = Limits {
-                fuel,
-                ..Limits::default()
-            };
-            let strategy = Loaded::load(&wasm, &limits).expect("the module loads");
-            // Setting up costs fuel too (the transposition table); too little fails either.
-            strategy
-                .instantiate(&Setup::new("connect4", 1, 0))
-                .is_ok_and(|mut instance| {
-                    instance
-                        .call::<Observation, Move>("choose_move", &obs)
-                        .is_ok()
-                })
-        };
-        // Bisection to within 1%: `low` runs out, `high` is enough.
-        let (mut low, mut high) = (0u64, Limits::default().fuel);
-        assert!(run(high), "{name}: over the default fuel");
-        while high - low > high / 100 {
-            let middle = (low + high) / 2;
-            if run(middle) {
-                high = middle;
-            } else {
-                low = middle;
-            }
-        }
-        println!("{name}: about {high} fuel");
-    }
 }
