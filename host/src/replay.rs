@@ -146,12 +146,42 @@ pub fn header_2048(
     }
 }
 
-/// A replay read back from a file.
+/// A replay read back from a file: its lines parsed, not yet believed. A reader re-plays the turns
+/// through the game's engine and names the first line that does not follow ([`ReplayFile::bad`]).
 #[derive(Debug, Clone)]
 pub struct ReplayFile {
+    /// The file it was read from, for messages.
+    pub path: PathBuf,
     pub header: Header,
     pub turns: Vec<Value>,
     pub end: Option<End>,
+    /// The line number (from 1) of the header, of each turn and of the end (blank lines are skipped,
+    /// so these are not always consecutive).
+    pub header_line: usize,
+    pub turn_lines: Vec<usize>,
+    pub end_line: Option<usize>,
+}
+
+impl ReplayFile {
+    /// The line of turn `i` (from 0).
+    pub fn turn_line(&self, i: usize) -> usize {
+        self.turn_lines.get(i).copied().unwrap_or(self.header_line)
+    }
+
+    /// The line of the end, or the line after the last turn when there is none.
+    pub fn end_line(&self) -> usize {
+        self.end_line
+            .unwrap_or_else(|| self.turn_lines.last().map_or(self.header_line, |l| l + 1))
+    }
+
+    /// `message` about `line` of this file, shown as `FILE:LINE: message`.
+    pub fn bad(&self, line: usize, message: impl Into<String>) -> ReplayError {
+        ReplayError::Bad {
+            path: self.path.clone(),
+            line,
+            message: message.into(),
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -183,6 +213,7 @@ pub fn read(path: &Path) -> Result<ReplayFile, ReplayError> {
     };
     let reader = BufReader::new(std::fs::File::open(path).map_err(io)?);
     let (mut header, mut turns, mut end) = (None, Vec::new(), None);
+    let (mut header_line, mut turn_lines, mut end_line) = (1, Vec::new(), None);
     for (i, text) in reader.lines().enumerate() {
         let n = i + 1;
         let text = text.map_err(io)?;
@@ -203,14 +234,29 @@ pub fn read(path: &Path) -> Result<ReplayFile, ReplayError> {
                     ));
                 }
                 header = Some(h);
+                header_line = n;
             }
             (Line::Header(_), Some(_), _) => return Err(bad(n, "a second header".into())),
             (_, None, _) => return Err(bad(n, "the first line must be the header".into())),
             (_, Some(_), Some(_)) => return Err(bad(n, "a line after the end".into())),
-            (Line::Turn(t), Some(_), None) => turns.push(t),
-            (Line::End(e), Some(_), None) => end = Some(e),
+            (Line::Turn(t), Some(_), None) => {
+                turns.push(t);
+                turn_lines.push(n);
+            }
+            (Line::End(e), Some(_), None) => {
+                end = Some(e);
+                end_line = Some(n);
+            }
         }
     }
     let header = header.ok_or_else(|| bad(1, "empty file".into()))?;
-    Ok(ReplayFile { header, turns, end })
+    Ok(ReplayFile {
+        path: path.to_path_buf(),
+        header,
+        turns,
+        end,
+        header_line,
+        turn_lines,
+        end_line,
+    })
 }

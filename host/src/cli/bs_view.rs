@@ -7,10 +7,13 @@
 
 use std::fmt::Write as _;
 
-use anyhow::Context;
-use botbox::games::bs::PLAYERS;
+use botbox::games::bs::{Game, PLAYERS, ROUND_LIMIT};
 use botbox::play::bs::Turn;
 use botbox::replay::ReplayFile;
+use botbox::runtime::Fault;
+use serde::Deserialize;
+
+use super::replay::{check_seats, difference, parse};
 
 /// A card as rank and suit letter: `0c` is card 0, `12s` card 51.
 pub fn card(id: u32) -> String {
@@ -30,12 +33,12 @@ fn seats(list: &[usize]) -> String {
 
 /// One turn as a line: the play, then the calls and what followed.
 fn describe(t: &Turn, names: &[String]) -> String {
-    let who = |s: usize| format!("seat {s} ({})", names[s]);
+    let who = |s: usize| format!("seat {s} ({})", names.get(s).map_or("?", String::as_str));
     let n = t.cards.len();
     let mut line = format!(
         "turn {:>4} (round {}, rank {:>2}): {} plays {n} card{} [{}]{}",
         t.n,
-        (t.n - 1) / PLAYERS as u32 + 1,
+        t.n.saturating_sub(1) / PLAYERS as u32 + 1,
         t.rank,
         who(t.seat),
         if n == 1 { "" } else { "s" },
@@ -69,32 +72,111 @@ fn describe(t: &Turn, names: &[String]) -> String {
     line
 }
 
+/// The end of a BS replay, as `tournament::pool::Outcome` records it.
+#[derive(Deserialize)]
+struct End {
+    winner: Option<usize>,
+    reason: String,
+    turns: u32,
+    faults: [Option<Fault>; PLAYERS],
+}
+
 /// Prints a BS replay: the table and the deal, every turn (or the last `last`), and the end.
+///
+/// The game is re-played, not believed: it is dealt again from the header's seed (the recorded deal
+/// must be that deal), each turn's cards are played by the seat to move and its callers' calls
+/// resolved in the engine (a card the seat does not hold, a caller out of range, another caller
+/// drawn, another reward card, other hand sizes: the line is refused), and the end must be the
+/// engine's, or a fault in a game still going (which voids it). What is printed is the engine's.
 pub fn print_replay(
     out: &mut String,
     file: &ReplayFile,
     last: Option<usize>,
 ) -> anyhow::Result<()> {
     let h = &file.header;
+    let hl = file.header_line;
+    check_seats(file, PLAYERS)?;
+    let players: usize = parse(file, hl, "params.players", &h.params["players"])?;
+    let round_limit: u32 = parse(file, hl, "params.round_limit", &h.params["round_limit"])?;
+    if (players, round_limit) != (PLAYERS, ROUND_LIMIT) {
+        return Err(file
+            .bad(
+                hl,
+                format!(
+                    "{players} players and a round limit of {round_limit}: BS is played by \
+                     {PLAYERS} with a limit of {ROUND_LIMIT} rounds"
+                ),
+            )
+            .into());
+    }
+    let mut game = Game::new(h.seed);
+    let deal: Vec<Vec<u32>> = (0..PLAYERS)
+        .map(|s| game.hand(s).iter().map(u32::from).collect())
+        .collect();
+    let hands: Vec<Vec<u32>> = parse(file, hl, "start.hands", &h.start["hands"])?;
+    if hands != deal {
+        return Err(file
+            .bad(
+                hl,
+                format!("start.hands is not the deal of seed {}", h.seed),
+            )
+            .into());
+    }
     let names: Vec<String> = h.strategies.iter().map(|s| s.name.clone()).collect();
     writeln!(out, "bs game {} seed {}", h.number, h.seed)?;
-    let hands: Vec<Vec<u32>> =
-        serde_json::from_value(h.start["hands"].clone()).context("reading the deal")?;
     for (seat, s) in h.strategies.iter().enumerate() {
         writeln!(
             out,
             "  seat {seat}: {} ({}, sha256 {:.12})",
             s.name, s.kind, s.sha256
         )?;
-        if let Some(hand) = hands.get(seat) {
-            writeln!(out, "          dealt {}", cards(hand))?;
-        }
+        writeln!(out, "          dealt {}", cards(&deal[seat]))?;
     }
     let skip = last.map_or(0, |n| file.turns.len().saturating_sub(n));
-    for (i, value) in file.turns.iter().enumerate().skip(skip) {
-        let t: Turn = serde_json::from_value(value.clone())
-            .with_context(|| format!("reading turn {}", i + 1))?;
-        writeln!(out, "{}", describe(&t, &names))?;
+    for (i, value) in file.turns.iter().enumerate() {
+        let line = file.turn_line(i);
+        let recorded: Turn = parse(file, line, "not a BS turn", value)?;
+        let (turn, seat) = (game.turn() + 1, game.to_move());
+        game.play(&recorded.cards).map_err(|e| {
+            file.bad(
+                line,
+                format!(
+                    "turn {turn}: seat {seat} cannot play {:?}: {e}",
+                    recorded.cards
+                ),
+            )
+        })?;
+        let mut calls = [false; PLAYERS];
+        for &caller in &recorded.callers {
+            match calls.get_mut(caller) {
+                Some(call) => *call = true,
+                None => {
+                    return Err(file
+                        .bad(
+                            line,
+                            format!("turn {turn}: caller {caller} is not a seat (0 to 3)"),
+                        )
+                        .into());
+                }
+            }
+        }
+        let resolution = game
+            .resolve(calls)
+            .map_err(|e| file.bad(line, e.to_string()))?;
+        let t = Turn::of(&resolution, &game);
+        if let Some(what) = difference(&recorded, &t) {
+            return Err(file
+                .bad(line, format!("turn {turn} does not follow: {what}"))
+                .into());
+        }
+        if i >= skip {
+            writeln!(out, "{}", describe(&t, &names))?;
+        }
+        if game.is_over() && i + 1 < file.turns.len() {
+            return Err(file
+                .bad(file.turn_line(i + 1), "a turn after the game ended")
+                .into());
+        }
     }
     let Some(end) = &file.end else {
         writeln!(
@@ -103,33 +185,67 @@ pub fn print_replay(
         )?;
         return Ok(());
     };
-    let r = &end.result;
-    let turns = r["turns"].as_u64().unwrap_or(0);
-    match (r["reason"].as_str(), r["winner"].as_u64()) {
-        (_, Some(seat)) => writeln!(
+    let line = file.end_line();
+    let r: End = parse(file, line, "not a BS result", &end.result)?;
+    let faulted = r.faults.iter().any(Option::is_some);
+    let expected = match game.end() {
+        _ if faulted && game.is_over() => {
+            return Err(file
+                .bad(
+                    line,
+                    "a fault after the game was over (no move was asked for)",
+                )
+                .into());
+        }
+        _ if faulted => (None, "fault"),
+        Some(end) => (end.winner(), end.reason()),
+        None => {
+            return Err(file
+                .bad(
+                    line,
+                    format!(
+                        "the game ends without a fault after turn {}, which does not end it",
+                        game.turn()
+                    ),
+                )
+                .into());
+        }
+    };
+    let said = (r.winner, r.reason.as_str(), r.turns);
+    let engine = (expected.0, expected.1, game.turn());
+    if said != engine {
+        return Err(file
+            .bad(
+                line,
+                format!(
+                    "the result (winner, reason, turns) {said:?} is not the re-played game's \
+                     {engine:?}"
+                ),
+            )
+            .into());
+    }
+    let turns = engine.2;
+    match engine.0 {
+        Some(seat) => writeln!(
             out,
             "end: seat {seat} ({}) wins after {turns} turns",
-            names.get(seat as usize).map_or("?", String::as_str)
+            names.get(seat).map_or("?", String::as_str)
         )?,
-        (Some("fault"), _) => {
+        None if faulted => {
             writeln!(out, "end: void after {turns} turns")?;
-            for (seat, fault) in r["faults"].as_array().into_iter().flatten().enumerate() {
-                if !fault.is_null() {
+            for (seat, fault) in r.faults.iter().enumerate() {
+                if let Some(fault) = fault {
                     writeln!(
                         out,
                         "  seat {seat} ({}) faulted: {}: {}",
                         names.get(seat).map_or("?", String::as_str),
-                        fault["kind"].as_str().unwrap_or("?"),
-                        fault["message"].as_str().unwrap_or("")
+                        fault.kind,
+                        fault.message
                     )?;
                 }
             }
         }
-        (reason, _) => writeln!(
-            out,
-            "end: no winner ({}) after {turns} turns",
-            reason.unwrap_or("?")
-        )?,
+        None => writeln!(out, "end: no winner ({}) after {turns} turns", engine.1)?,
     }
     for (seat, log) in end.logs.iter().enumerate() {
         for line in log {

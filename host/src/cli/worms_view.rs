@@ -18,9 +18,13 @@ use ratatui::widgets::Paragraph;
 use botbox::games::worms::{Game, Map, Verdict};
 use botbox::play::worms::{Turn, Worms, play_game};
 use botbox::replay::ReplayFile;
+use botbox::runtime::Fault;
 use botbox::tournament::arena::{self, Duel, Entry, Format, GameRecord, Plan};
+use serde::Deserialize;
+use serde_json::Value;
 
 use super::arena::RunArgs;
+use super::replay::{check_seats, difference, parse};
 
 const PLAYER_COLOURS: [Color; 2] = [Color::Blue, Color::Red];
 
@@ -397,27 +401,145 @@ pub fn watch_match(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The positions of a recorded Wormworld game: the start, then after every turn.
-fn positions(file: &ReplayFile) -> anyhow::Result<(Vec<Game>, Vec<Turn>)> {
-    let text = file.header.params["text"]
-        .as_str()
-        .context("the replay's header has no map text (params.text)")?;
-    let map = Map::parse(text).map_err(|e| anyhow::anyhow!("the replay's map: {e}"))?;
+/// The end of a Wormworld replay, as `tournament::arena::Ending` records it.
+#[derive(Deserialize)]
+struct End {
+    winner: Option<usize>,
+    reason: String,
+    turns: u32,
+    faults: [Option<Fault>; 2],
+}
+
+/// A Wormworld replay re-played: every position (the start, then after each turn), the turns as the
+/// engine played them, and the end as a line of text (`None` when the replay has no end line).
+struct Replayed {
+    games: Vec<Game>,
+    turns: Vec<Turn>,
+    end: Option<String>,
+}
+
+/// Re-plays a Wormworld replay, believing none of it: the map is parsed from the header's text (its
+/// turn limit and start board must be the header's), each turn must be the turn of the seat to move,
+/// numbered next, with a legal move (or a pass when that seat has none) and the recorded fall, and
+/// the end must be the engine's, or a fault in a game still going with the winner the fault gives.
+fn replayed(file: &ReplayFile) -> anyhow::Result<Replayed> {
+    let h = &file.header;
+    let hl = file.header_line;
+    check_seats(file, 2)?;
+    let text: String = parse(file, hl, "params.text (the map)", &h.params["text"])?;
+    let map = Map::parse(&text).map_err(|e| file.bad(hl, format!("the replay's map: {e}")))?;
+    let turn_limit: u32 = parse(file, hl, "params.turn_limit", &h.params["turn_limit"])?;
+    if turn_limit != map.turns() {
+        return Err(file
+            .bad(
+                hl,
+                format!(
+                    "params.turn_limit is {turn_limit}, the map's is {}",
+                    map.turns()
+                ),
+            )
+            .into());
+    }
+    let board: Vec<String> = parse(file, hl, "start.board", &h.start["board"])?;
+    if board != map.rows() {
+        return Err(file.bad(hl, "start.board is not the map's board").into());
+    }
+    let names = replay_names(file);
     let mut game = Game::new(&map);
     let mut games = vec![game.clone()];
     let mut turns = Vec::new();
     for (i, value) in file.turns.iter().enumerate() {
-        let turn: Turn = serde_json::from_value(value.clone())
-            .with_context(|| format!("turn {} is not a Wormworld turn", i + 1))?;
-        match turn.mv {
+        let line = file.turn_line(i);
+        let recorded: Turn = parse(file, line, "not a Wormworld turn", value)?;
+        let (n, seat) = (game.turn() + 1, game.to_move());
+        let before = game.worms_left(seat);
+        match recorded.mv {
             Some(mv) => game.apply(mv),
             None => game.pass(),
         }
-        .with_context(|| format!("turn {} cannot be replayed", turn.n))?;
+        .map_err(|e| file.bad(line, format!("turn {n} (player {}): {e}", seat + 1)))?;
+        let turn = Turn {
+            n,
+            seat,
+            mv: recorded.mv,
+            fell: game.worms_left(seat) < before,
+        };
+        if let Some(what) = difference(&recorded, &turn) {
+            return Err(file
+                .bad(line, format!("turn {n} does not follow: {what}"))
+                .into());
+        }
         games.push(game.clone());
         turns.push(turn);
     }
-    Ok((games, turns))
+    let end = match &file.end {
+        None => None,
+        Some(end) => {
+            let line = file.end_line();
+            let r: End = parse(file, line, "not a Wormworld result", &end.result)?;
+            let expected = match (&r.faults, game.outcome()) {
+                ([None, None], None) => {
+                    return Err(file
+                        .bad(
+                            line,
+                            format!(
+                                "the game ends without a fault after turn {}, which does not \
+                                 end it",
+                                game.turn()
+                            ),
+                        )
+                        .into());
+                }
+                ([None, None], Some(outcome)) => {
+                    let winner = match outcome.result {
+                        Verdict::Win(seat) => Some(seat),
+                        Verdict::Draw => None,
+                    };
+                    (winner, outcome.reason.name())
+                }
+                // A fault ends a game still going; at the set-up (no turn yet) whatever the map.
+                (_, Some(_)) if game.turn() > 0 => {
+                    return Err(file
+                        .bad(
+                            line,
+                            "a fault after the game was over (no move was asked for)",
+                        )
+                        .into());
+                }
+                ([Some(_), None], _) => (Some(1), "fault"),
+                ([None, Some(_)], _) => (Some(0), "fault"),
+                ([Some(_), Some(_)], _) if game.turn() == 0 => (None, "fault"),
+                ([Some(_), Some(_)], _) => {
+                    return Err(file.bad(line, "both players fault after the set-up").into());
+                }
+            };
+            let said = (r.winner, r.reason.as_str(), r.turns);
+            let engine = (expected.0, expected.1, game.turn());
+            if said != engine {
+                return Err(file
+                    .bad(
+                        line,
+                        format!(
+                            "the result (winner, reason, turns) {said:?} is not the re-played \
+                             game's {engine:?}"
+                        ),
+                    )
+                    .into());
+            }
+            let faults: String = r
+                .faults
+                .iter()
+                .flatten()
+                .map(|f| format!("; {}: {}", Value::from(f.kind.name()), f.message))
+                .collect();
+            let verdict = match engine.0 {
+                Some(seat) => format!("{} (player {}) wins", names[seat], seat + 1),
+                None => "draw".into(),
+            };
+            Some(format!("{verdict}: {}{faults}", engine.1))
+        }
+    };
+    Ok(Replayed { games, turns, end })
 }
 
 fn replay_names(file: &ReplayFile) -> [String; 2] {
@@ -430,27 +552,10 @@ fn replay_names(file: &ReplayFile) -> [String; 2] {
     [name(0), name(1)]
 }
 
-fn end_text(file: &ReplayFile, names: &[String; 2]) -> String {
-    let Some(end) = &file.end else {
-        return "the replay has no end line: the game was cut short".into();
-    };
-    let reason = end.result["reason"].as_str().unwrap_or("?");
-    let faults: Vec<String> = end.result["faults"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter(|f| !f.is_null())
-                .map(|f| format!("{}: {}", f["kind"], f["message"].as_str().unwrap_or("")))
-                .collect()
-        })
-        .unwrap_or_default();
-    let verdict = match end.result["winner"].as_u64() {
-        Some(seat) => format!("{} (player {}) wins", names[seat as usize % 2], seat + 1),
-        None => "draw".into(),
-    };
-    format!(
-        "{verdict}: {reason}{}",
-        faults.iter().map(|f| format!("; {f}")).collect::<String>()
+fn end_text(end: Option<&str>) -> String {
+    end.map_or_else(
+        || "the replay has no end line: the game was cut short".into(),
+        str::to_string,
     )
 }
 
@@ -461,7 +566,7 @@ pub fn print_replay(
     last: Option<usize>,
 ) -> anyhow::Result<()> {
     use std::fmt::Write as _;
-    let (games, turns) = positions(file)?;
+    let Replayed { games, turns, end } = replayed(file)?;
     let names = replay_names(file);
     let h = &file.header;
     writeln!(
@@ -486,13 +591,13 @@ pub fn print_replay(
             writeln!(out, "{line}")?;
         }
     }
-    writeln!(out, "\n{}", end_text(file, &names))?;
+    writeln!(out, "\n{}", end_text(end.as_deref()))?;
     Ok(())
 }
 
 /// Animates a Wormworld replay in the terminal: step, pause, change speed.
 pub fn animate_replay(file: &ReplayFile) -> anyhow::Result<()> {
-    let (games, turns) = positions(file)?;
+    let Replayed { games, turns, end } = replayed(file)?;
     let names = replay_names(file);
     let header = format!(
         "game {} on {}",
@@ -507,7 +612,7 @@ pub fn animate_replay(file: &ReplayFile) -> anyhow::Result<()> {
         let turn = at.checked_sub(1).map(|i| &turns[i]);
         let mut status = describe(turn, &names);
         if at == turns.len() {
-            status = format!("{status}   —   {}", end_text(file, &names));
+            status = format!("{status}   —   {}", end_text(end.as_deref()));
         }
         draw(
             &mut terminal,

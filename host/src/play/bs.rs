@@ -120,7 +120,8 @@ pub struct Turn {
 }
 
 impl Turn {
-    fn of(r: &Resolution, game: &Game) -> Turn {
+    /// The replay line of the turn `r` resolved, with `game` as it stands after it.
+    pub fn of(r: &Resolution, game: &Game) -> Turn {
         Turn {
             n: r.turn + 1,
             seat: r.player,
