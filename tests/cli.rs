@@ -780,3 +780,319 @@ fn a_rust_starter_builds_outside_the_workspace_with_its_own_sdk() {
     );
     let _ = std::fs::remove_dir_all(&outside);
 }
+
+/// A small deterministic generator (SplitMix64) for the mutation test: no new dependency.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// The JSON pointers of every number and string in `value` (the line's `type` left alone).
+fn leaves(value: &Value, at: String, numbers: &mut Vec<String>, strings: &mut Vec<String>) {
+    match value {
+        Value::Number(_) => numbers.push(at),
+        Value::String(_) if at != "/type" => strings.push(at),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                leaves(item, format!("{at}/{i}"), numbers, strings);
+            }
+        }
+        Value::Object(fields) => {
+            for (key, item) in fields {
+                let key = key.replace('~', "~0").replace('/', "~1");
+                leaves(item, format!("{at}/{key}"), numbers, strings);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `lines` with one seeded mutation: a number or a string changed, a line deleted, or two swapped.
+fn mutate(lines: &[String], rng: &mut SplitMix) -> Vec<String> {
+    let mut out = lines.to_vec();
+    let i = rng.below(out.len());
+    match rng.below(4) {
+        kind @ (0 | 1) => {
+            let mut line: Value = serde_json::from_str(&out[i]).unwrap();
+            let (mut numbers, mut strings) = (Vec::new(), Vec::new());
+            leaves(&line, String::new(), &mut numbers, &mut strings);
+            let pointers = if kind == 0 { &numbers } else { &strings };
+            if pointers.is_empty() {
+                out.remove(i);
+                return out;
+            }
+            let pointer = rng.pick(pointers).clone();
+            let slot = line.pointer_mut(&pointer).unwrap();
+            *slot = if kind == 0 {
+                let was = slot.as_i64().unwrap_or(0);
+                let choices: [Value; 16] = [
+                    Value::from(-1),
+                    Value::from(0),
+                    Value::from(1),
+                    Value::from(2),
+                    Value::from(4),
+                    Value::from(5),
+                    Value::from(7),
+                    Value::from(40),
+                    Value::from(44),
+                    Value::from(52),
+                    Value::from(99),
+                    Value::from(1u64 << 40),
+                    Value::from(u64::MAX),
+                    Value::from(was.saturating_add(1)),
+                    Value::from(was.saturating_sub(1)),
+                    Value::from(0.5),
+                ];
+                rng.pick(&choices).clone()
+            } else {
+                let was = slot.as_str().unwrap_or_default().to_string();
+                let mut shorter = was.clone();
+                shorter.pop();
+                let choices = [
+                    String::new(),
+                    "x".into(),
+                    "left".into(),
+                    "up".into(),
+                    "forward".into(),
+                    "waiting".into(),
+                    "strict".into(),
+                    "free".into(),
+                    "won".into(),
+                    "fault".into(),
+                    format!("{was}x"),
+                    shorter,
+                ];
+                Value::from(rng.pick(&choices).clone())
+            };
+            out[i] = line.to_string();
+        }
+        2 => {
+            out.remove(i);
+        }
+        _ => {
+            let j = rng.below(out.len());
+            out.swap(i, j);
+        }
+    }
+    out
+}
+
+#[test]
+fn mutated_replays_of_every_game_are_refused_at_their_line_and_never_panic() {
+    let dir = scratch("replay-mutations");
+    let d = |sub: &str| dir.join(sub).to_str().unwrap().to_string();
+    let runs: [&[&str]; 6] = [
+        &[
+            "bench",
+            "2048",
+            "strategies/lua/g2048/greedy.lua",
+            "--games",
+            "1",
+        ],
+        &[
+            "dice",
+            "examples/dice/wuerfel0.txt",
+            "--games-per-pair",
+            "2",
+        ],
+        &[
+            "tournament",
+            "bs",
+            "--players",
+            "strategies/lua/bs/player1.lua",
+            "strategies/lua/bs/player2.lua",
+            "strategies/lua/bs/player3.lua",
+            "strategies/lua/bs/calculating_liar.lua",
+            "--games",
+            "1",
+        ],
+        &[
+            "match",
+            "worms",
+            "strategies/lua/worms/greedy.lua",
+            "strategies/lua/worms/random.lua",
+            "--map",
+            "examples/worms/arena.txt",
+            "--games",
+            "1",
+        ],
+        &[
+            "tournament",
+            "dice",
+            "--variant",
+            "free",
+            "--dice",
+            "examples/dice/wuerfel0.txt",
+            "--die",
+            "1",
+            "--die",
+            "2",
+            "--players",
+            "strategies/lua/dice/frontmost.lua",
+            "strategies/lua/dice/capture_first.lua",
+            "--games",
+            "2",
+        ],
+        &[
+            "match",
+            "connect4",
+            "strategies/lua/connect4/center.lua",
+            "strategies/lua/connect4/random.lua",
+            "--games",
+            "1",
+        ],
+    ];
+    let names = ["2048", "dice", "bs", "worms", "dice-free", "connect4"];
+    let files = [
+        "game-0001.jsonl",
+        "dice-D1-D2-0001.jsonl",
+        "bs-0001.jsonl",
+        "worms-0001.jsonl",
+        "dice-0001.jsonl",
+        "connect4-0001.jsonl",
+    ];
+    // Mutations per replay: at least 100 for each of the four games with readers of their own.
+    let counts = [110, 110, 110, 110, 40, 40];
+    let replay = |file: &std::path::Path| botbox(&["replay", file.to_str().unwrap(), "--print"]);
+    let (mut total, mut refused) = (0, 0);
+    for (k, run) in runs.iter().enumerate() {
+        let out_dir = d(names[k]);
+        let mut args = run.to_vec();
+        args.extend_from_slice(&["--replay-dir", &out_dir]);
+        let out = botbox(&args);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        let original = dir.join(names[k]).join(files[k]);
+        let lines: Vec<String> = std::fs::read_to_string(&original)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        let out = replay(&original);
+        assert!(out.status.success(), "{}: {}", names[k], stderr(&out));
+        let mutated = dir.join(format!("{}-mutated.jsonl", names[k]));
+        let mut rng = SplitMix(0x0B07_B0C5 + k as u64);
+        for n in 0..counts[k] {
+            let text = mutate(&lines, &mut rng).join("\n") + "\n";
+            std::fs::write(&mutated, &text).unwrap();
+            let out = replay(&mutated);
+            let err = stderr(&out);
+            assert!(
+                matches!(out.status.code(), Some(0 | 2)) && !err.contains("panicked"),
+                "{} mutation {n}: status {:?}\n{err}\n{text}",
+                names[k],
+                out.status.code()
+            );
+            if out.status.code() == Some(2) {
+                refused += 1;
+                assert!(
+                    err.contains("-mutated.jsonl:"),
+                    "{} mutation {n}: the refusal names no line: {err}",
+                    names[k]
+                );
+            }
+            total += 1;
+        }
+    }
+    assert!(total >= 400, "{total} mutations");
+    assert!(
+        refused * 2 > total,
+        "only {refused} of {total} mutations were refused"
+    );
+
+    // One mutation per game that must be refused at its line: a seat out of range (2048 has no seat:
+    // the first new tile's row out of the board).
+    let forged: [(&str, &str, Value); 5] = [
+        ("2048", "/spawn/cell/0", Value::from(5)),
+        ("dice", "/seat", Value::from(2)),
+        ("bs", "/seat", Value::from(4)),
+        ("worms", "/seat", Value::from(2)),
+        ("dice-free", "/seat", Value::from(7)),
+    ];
+    for (name, pointer, value) in forged {
+        let k = names.iter().position(|n| *n == name).unwrap();
+        let original = dir.join(name).join(files[k]);
+        let mut lines: Vec<String> = std::fs::read_to_string(&original)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        let mut turn: Value = serde_json::from_str(&lines[3]).unwrap();
+        *turn.pointer_mut(pointer).unwrap() = value;
+        lines[3] = turn.to_string();
+        let bad = dir.join(format!("{name}-forged.jsonl"));
+        std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
+        let out = replay(&bad);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(
+            err.contains(&format!("{name}-forged.jsonl:4:")) && !err.contains("panicked"),
+            "{name}: {err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: one line: {err}");
+    }
+}
+
+#[test]
+fn a_tournament_files_limits_apply_and_the_command_line_overrides_them() {
+    let dir = scratch("toml-limits");
+    let file = dir.join("t.toml");
+    let repo = util::repo();
+    std::fs::write(
+        &file,
+        format!(
+            "game = \"connect4\"\ngames = 2\n[limits]\nlua_budget = 200000\nlog_kib = 1\n\n\
+             [[entries]]\npath = \"{}\"\n[[entries]]\npath = \"{}\"\n",
+            repo.join("strategies/hostile/lua/endless_loop.lua")
+                .display(),
+            repo.join("strategies/lua/connect4/random.lua").display()
+        ),
+    )
+    .unwrap();
+    let run = |extra: &[&str]| -> Value {
+        let report = dir.join("r.json");
+        let mut args = vec![
+            "tournament",
+            file.to_str().unwrap(),
+            "--json",
+            report.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = botbox(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        json(&report)
+    };
+    let report = run(&[]);
+    assert_eq!(
+        report["limits"]["lua_budget"], 200000,
+        "{}",
+        report["limits"]
+    );
+    assert_eq!(report["limits"]["log_bytes"], 1024);
+    let fault = report["games"][0]["faults"].to_string();
+    assert!(fault.contains("200000 ticks"), "{fault}");
+    let report = run(&["--lua-budget", "50000"]);
+    assert_eq!(report["limits"]["lua_budget"], 50000);
+    assert_eq!(
+        report["limits"]["log_bytes"], 1024,
+        "the file's other limits stay"
+    );
+}
