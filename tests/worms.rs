@@ -254,8 +254,9 @@ fn misbehaving_programs_lose_only_their_own_games_with_the_reason_in_the_standin
         assert_eq!(s["faults"].as_object().unwrap().len(), 1, "{name}: {s}");
         assert!(s["faults"][kind].as_u64().unwrap() >= 4, "{name}: {s}");
     }
-    // The well-behaved bots lose nothing to the misbehaving ones and fault nowhere.
-    for name in ["greedy", "greedy-2"] {
+    // The well-behaved bots lose nothing to the misbehaving ones and fault nowhere. Two files
+    // share the stem `greedy`: their names tell them apart.
+    for name in ["greedy.lua", "greedy.py"] {
         let s = standing(name);
         assert_eq!(s["faults"], serde_json::json!({}), "{name}: {s}");
     }

@@ -11,13 +11,15 @@
 //!                                # bs: `repeat = true` lets an entry sit at a table twice
 //!                                # connect4: `variants = ["standard", "8x7-4"]`, `openings = 4`
 //!
-//! [limits]                       # all optional; defaults as on the command line
-//! fuel = 2000000000
+//! [limits]                       # all optional (`runtime::LimitSpec`); the command line's
+//! fuel = 2000000000              # --fuel, --memory, ... flags override them
 //! lua_budget = 20000000
 //! memory_mib = 32
-//! time_limit_ms = 2000
+//! time_limit_ms = 10000
 //! move_time_ms = 2000            # external programs
 //! program_memory_mib = 256
+//! compile_time_ms = 5000
+//! log_kib = 64
 //!
 //! [[entries]]
 //! path = "../../strategies/lua/worms/greedy.lua"
@@ -32,10 +34,9 @@
 //! file, the line and the key.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::Context;
-use botbox::runtime::{Limits, Params, Strategy};
+use botbox::runtime::{LimitSpec, Params, Strategy};
 use botbox::tournament::arena::{self, Entry, Format};
 use serde::Deserialize;
 
@@ -106,37 +107,9 @@ pub struct EntrySpec {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LimitSpec {
-    pub fuel: Option<u64>,
-    pub lua_budget: Option<u64>,
-    pub memory_mib: Option<usize>,
-    pub time_limit_ms: Option<u64>,
-    pub move_time_ms: Option<u64>,
-    pub program_memory_mib: Option<usize>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Output {
     pub json: Option<PathBuf>,
     pub replay_dir: Option<PathBuf>,
-}
-
-impl LimitSpec {
-    pub fn limits(&self) -> Limits {
-        let d = Limits::default();
-        Limits {
-            fuel: self.fuel.unwrap_or(d.fuel),
-            lua_budget: self.lua_budget.unwrap_or(d.lua_budget),
-            memory: self.memory_mib.map_or(d.memory, |m| m << 20),
-            wall: self.time_limit_ms.map_or(d.wall, Duration::from_millis),
-            move_time: self.move_time_ms.map_or(d.move_time, Duration::from_millis),
-            program_memory: self
-                .program_memory_mib
-                .map_or(d.program_memory, |m| m << 20),
-            ..d
-        }
-    }
 }
 
 /// A tournament file, read and checked, with its paths made relative to where botbox runs.
@@ -155,10 +128,10 @@ impl Loaded {
             .join(relative)
     }
 
-    /// Loads every entry with the file's limits and the entry's parameters; names from `name` or
-    /// the file stems, made unique.
-    pub fn entries(&self) -> anyhow::Result<Vec<Entry>> {
-        let limits = self.file.limits.limits();
+    /// Loads every entry with `limits` (the file's, under the command line's) and the entry's
+    /// parameters; names from `name` or the file stems, made unique.
+    pub fn entries(&self, limits: &LimitSpec) -> anyhow::Result<Vec<Entry>> {
+        let limits = limits.limits();
         let mut strategies = Vec::new();
         for (i, spec) in self.file.entries.iter().enumerate() {
             let path = self.resolve(&spec.path);
@@ -235,14 +208,17 @@ pub struct Overrides {
     pub replay_dir: Option<PathBuf>,
     #[command(flatten)]
     pub flags: super::arena::TournamentFlags,
+    /// Limits over the file's `[limits]`
+    #[command(flatten)]
+    pub limits: LimitSpec,
 }
 
 /// `botbox tournament FILE.toml`.
 pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process::ExitCode> {
     let loaded = read(path)?;
     let f = &loaded.file;
-    let entries = loaded.entries()?;
-    let limits = f.limits.limits();
+    let limits = f.limits.and(&overrides.limits);
+    let entries = loaded.entries(&limits)?;
     let run = super::arena::RunArgs {
         seed: f.seed,
         jobs: overrides.jobs.or(f.jobs),
@@ -252,7 +228,7 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
         replay_dir: overrides
             .replay_dir
             .or_else(|| f.output.replay_dir.as_ref().map(|p| loaded.resolve(p))),
-        limits: super::limits::LimitArgs::from_limits(&limits),
+        limits: super::limits::LimitArgs::from_spec(limits),
     };
     anyhow::ensure!(
         run.jobs != Some(0),

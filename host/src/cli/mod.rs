@@ -46,7 +46,7 @@ enum Command {
     Match(MatchArgs),
     Merge(merge::Args),
     New(new::Args),
-    Tournament(TournamentArgs),
+    Tournament(Box<TournamentArgs>),
     Play(play::PlayArgs),
     WatchPlay(play::WatchArgs),
     Replay(replay::Args),
@@ -129,32 +129,38 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             MatchGame::Connect4(args) => versus::execute_match("connect4", args),
             MatchGame::Dice(args) => versus::execute_match("dice", args),
         },
-        Command::Tournament(TournamentArgs {
-            game,
-            file,
-            overrides,
-        }) => match (game, file) {
-            (Some(TournamentGame::Worms(args)), _) => worms::execute_tournament(args),
-            (Some(TournamentGame::Dice(args)), _) => dice_free::execute_tournament(args),
-            (Some(TournamentGame::Bs(args)), _) => bs::execute_tournament(args),
-            (Some(TournamentGame::Connect4(args)), _) => {
-                versus::execute_tournament("connect4", args)
-            }
-            (None, Some(file)) if !file.exists() && file.extension().is_none() => anyhow::bail!(
-                "unknown game {:?}: `botbox tournament` runs worms, dice or bs, or a tournament \
-                 file (FILE.toml); `botbox games` lists every game",
-                file.display().to_string()
-            ),
-            (None, Some(file)) => config::execute(&file, overrides),
-            (None, None) => anyhow::bail!(
-                "give a game (worms, dice, bs) with its flags, or a tournament file: see `botbox tournament --help`"
-            ),
-        },
+        Command::Tournament(args) => tournament(*args),
         Command::Play(args) => play::execute_play(args),
         Command::WatchPlay(args) => play::execute_watch(args),
         Command::Replay(args) => replay::execute(args),
         Command::Schemas(args) => schemas::execute(args),
         Command::Watch(args) => watch::execute(args),
+    }
+}
+
+/// `botbox tournament`: a game with its flags, or a tournament file.
+fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
+    let TournamentArgs {
+        game,
+        file,
+        overrides,
+    } = args;
+    match (game, file) {
+        (Some(TournamentGame::Worms(args)), _) => worms::execute_tournament(args),
+        (Some(TournamentGame::Dice(args)), _) => dice_free::execute_tournament(args),
+        (Some(TournamentGame::Bs(args)), _) => bs::execute_tournament(args),
+        (Some(TournamentGame::Connect4(args)), _) => versus::execute_tournament("connect4", args),
+        (None, Some(file)) if !file.exists() && file.extension().is_none() => {
+            anyhow::bail!(
+                "unknown game {:?}: `botbox tournament` runs worms, dice, bs or connect4, or a \
+                         tournament file (FILE.toml); `botbox games` lists every game",
+                file.display().to_string()
+            )
+        }
+        (None, Some(file)) => config::execute(&file, overrides),
+        (None, None) => anyhow::bail!(
+            "give a game (worms, dice, bs, connect4) with its flags, or a tournament file: see `botbox tournament --help`"
+        ),
     }
 }
 

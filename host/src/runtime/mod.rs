@@ -28,7 +28,7 @@ use std::sync::Arc;
 
 pub use botbox_sdk::{Params, Setup};
 pub use fault::{Fault, FaultKind, LoadError};
-pub use limits::Limits;
+pub use limits::{LimitSpec, Limits};
 pub use payload::{Answer, Payload};
 pub use source::{
     SourceKind, WASM_TARGET, build_rust_crate, build_wasm_packages, sha256_hex as source_hash,

@@ -474,40 +474,40 @@ pub fn pairs(names: &[&str], records: &[GameRecord]) -> Vec<PairResult> {
     out
 }
 
-/// Names for the entries: the file stems; where two files share a stem, as much of their paths as tells
-/// them apart (`lua/greedy`, `wat/greedy`); the same file entered twice is numbered (`greedy-2`).
+/// Names for the entries: the file stems; where two files share a stem, their file names or as much of
+/// their paths as tells them apart (`greedy.lua` and `greedy.py`, `lua/greedy.lua` and
+/// `mine/greedy.lua`); the same file entered twice is numbered (`greedy-2`).
 pub fn unique_names(strategies: &[Strategy]) -> Vec<String> {
-    // The path without its extension, as components: `strategies/lua/worms/greedy`.
+    // The path as components: `strategies/lua/worms/greedy.lua`.
     let parts: Vec<Vec<String>> = strategies
         .iter()
         .map(|s| {
-            let path = s.path().with_extension("");
-            let mut parts: Vec<String> = path
+            s.path()
                 .components()
                 .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            if parts.is_empty() {
-                parts.push(s.name().to_string());
-            }
-            parts
+                .collect()
         })
         .collect();
-    let suffix = |i: usize, k: usize| parts[i][parts[i].len().saturating_sub(k)..].join("/");
+    // Level 0 is the stem; level k the last k components of the path (`greedy.py`,
+    // `lua/greedy.lua`).
+    let label = |i: usize, k: usize| {
+        if k == 0 || parts[i].is_empty() {
+            strategies[i].name().to_string()
+        } else {
+            parts[i][parts[i].len().saturating_sub(k)..].join("/")
+        }
+    };
     let mut names: Vec<String> = Vec::with_capacity(strategies.len());
     for i in 0..strategies.len() {
-        // The file's stem, or as much of its path as tells it from another file with the same stem.
-        let mut k = 1;
+        // The file's stem, or as little of its path as tells it from another file of the same stem.
+        let mut k = 0;
         let base = loop {
-            let mine = suffix(i, k);
+            let mine = label(i, k);
             let clash = (0..strategies.len()).any(|j| {
-                j != i && strategies[j].path() != strategies[i].path() && suffix(j, k) == mine
+                j != i && strategies[j].path() != strategies[i].path() && label(j, k) == mine
             });
             if !clash || k >= parts[i].len() {
-                break if k == 1 {
-                    strategies[i].name().to_string()
-                } else {
-                    mine
-                };
+                break mine;
             }
             k += 1;
         };
