@@ -139,6 +139,14 @@ pub fn play(
             }
         }
     }
+    for (seat, agent) in agents.iter_mut().enumerate() {
+        if played.faulted.is_none()
+            && let Some(fault) = missing_function(rules, agent)
+        {
+            played.faults[seat] = Some(fault);
+            played.faulted = Some(seat as SeatIndex);
+        }
+    }
     if let Some(seat) = played.faulted {
         played.outcome = game.forfeit(seat, "fault");
         return Ok(finish(played, agents, moves));
@@ -225,6 +233,50 @@ pub fn play(
         .outcome()
         .ok_or_else(|| format!("{}: the game has no turn and no outcome", rules.name()))?;
     Ok(finish(played, agents, moves))
+}
+
+/// A `load` fault if the strategy lacks the game's first function, with a hint naming the games its
+/// functions look written for (a BS bot asked to play Connect Four).
+fn missing_function(rules: &dyn Rules, agent: &mut Agent) -> Option<Fault> {
+    let Agent::Bot { instance, .. } = agent else {
+        return None;
+    };
+    let needed = *rules.functions().first()?;
+    if instance.has_function(needed) {
+        return None;
+    }
+    let mut known: Vec<&str> = crate::games::registry::all()
+        .iter()
+        .flat_map(|g| g.functions().iter().copied())
+        .collect();
+    known.sort_unstable();
+    known.dedup();
+    let has: Vec<&str> = known
+        .into_iter()
+        .filter(|f| instance.has_function(f))
+        .collect();
+    let hint = if has.is_empty() {
+        String::new()
+    } else {
+        let games: Vec<&str> = crate::games::registry::all()
+            .iter()
+            .filter(|g| g.functions().first().is_some_and(|f| has.contains(f)))
+            .map(|g| g.name())
+            .collect();
+        let names: Vec<String> = has.iter().map(|f| format!("`{f}`")).collect();
+        format!(
+            "; it has {}, so it looks written for {}",
+            names.join(", "),
+            games.join(" or ")
+        )
+    };
+    Some(Fault::new(
+        FaultKind::Load,
+        format!(
+            "the strategy has no function `{needed}`, which every {} strategy needs{hint}",
+            rules.name()
+        ),
+    ))
 }
 
 /// The seat's answer to `function`.
@@ -320,6 +372,39 @@ mod tests {
                 assert_eq!(played.outcome.points.len(), seats as usize);
             }
         }
+    }
+
+    #[test]
+    fn a_bot_for_another_game_gets_a_hint_naming_it() {
+        let dir = std::env::temp_dir().join(format!("botbox-hint-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("bs_bot.lua");
+        std::fs::write(
+            &file,
+            "return { play = function(o) return { o.hand[1] } end, call = function() return false end }\n",
+        )
+        .unwrap();
+        let bot = Strategy::load(&file, &crate::runtime::Limits::default()).unwrap();
+        let rules = registry::find("connect4").unwrap();
+        let played = play(
+            rules,
+            &registry::default_variant(rules),
+            &[Player::Bot(&bot), Player::Random],
+            1,
+            None,
+            false,
+            &mut |_| {},
+        )
+        .unwrap();
+        let fault = played.faults[0].as_ref().unwrap();
+        assert_eq!(fault.kind, FaultKind::Load);
+        assert!(
+            fault.message.contains("no function `choose_move`")
+                && fault.message.contains("looks written for bs"),
+            "{fault}"
+        );
+        assert_eq!(played.moves, 0);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
