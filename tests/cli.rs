@@ -1096,3 +1096,34 @@ fn a_tournament_files_limits_apply_and_the_command_line_overrides_them() {
         "the file's other limits stay"
     );
 }
+
+#[test]
+fn an_answer_of_the_wrong_shape_is_told_in_the_games_words() {
+    let dir = scratch("wrong-shape");
+    let bot = dir.join("nil.lua");
+    std::fs::write(
+        &bot,
+        "return { choose_move = function(obs) return nil end }\n",
+    )
+    .unwrap();
+    let report = dir.join("r.json");
+    let out = botbox(&[
+        "match",
+        "worms",
+        bot.to_str().unwrap(),
+        "strategies/lua/worms/greedy.lua",
+        "--map",
+        "examples/worms/arena.txt",
+        "--games",
+        "1",
+        "--json",
+        report.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let fault = json(&report)["games"][0]["faults"][0]["message"].clone();
+    let fault = fault.as_str().unwrap();
+    assert!(
+        fault.contains("returned null") && fault.contains("expected a move such as {\"worm\": 3"),
+        "{fault}"
+    );
+}

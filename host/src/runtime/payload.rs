@@ -50,10 +50,38 @@ fn call_with_table(
 
 /// Something a strategy answers. Decoding never runs strategy code (no metamethods).
 pub trait Answer: DeserializeOwned {
+    /// The answer's shape in the game's words (`a column number, ...`), for the message when a
+    /// strategy answers something else; empty when the decoder's own words must do.
+    const EXPECTED: &'static str = "";
+
     /// Decodes a Lua value; the error says what was wrong with it.
     fn from_lua(value: &mlua::Value) -> Result<Self, String> {
         let json = convert::lua_to_json(value)?;
-        serde_json::from_value(json).map_err(|e| e.to_string())
+        let shown = shown(&json);
+        serde_json::from_value(json).map_err(|e| bad_answer::<Self>(&shown, &e))
+    }
+}
+
+/// What a strategy answered, on one line, cut to a readable length.
+pub(crate) fn shown(value: &serde_json::Value) -> String {
+    let text = value.to_string();
+    if text.len() <= 80 {
+        return text;
+    }
+    let cut = (0..=80)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    format!("{}... ({} bytes)", &text[..cut], text.len())
+}
+
+/// The message for an answer that is not `A`'s shape: what was sent, the decoder's reason, and what
+/// the game expected in its words.
+pub(crate) fn bad_answer<A: Answer>(shown: &str, reason: &serde_json::Error) -> String {
+    if A::EXPECTED.is_empty() {
+        format!("{shown}: {reason}")
+    } else {
+        format!("{shown} ({reason}): expected {}", A::EXPECTED)
     }
 }
 
@@ -62,13 +90,19 @@ impl Payload for botbox_sdk::Setup {}
 impl Answer for serde_json::Value {}
 
 impl Payload for botbox_sdk::worms::Observation {}
-impl Answer for botbox_sdk::worms::Move {}
+impl Answer for botbox_sdk::worms::Move {
+    const EXPECTED: &'static str = botbox_sdk::worms::EXPECTED;
+}
 
 impl Payload for botbox_sdk::connect4::Observation {}
-impl Answer for botbox_sdk::connect4::Move {}
+impl Answer for botbox_sdk::connect4::Move {
+    const EXPECTED: &'static str = botbox_sdk::connect4::EXPECTED;
+}
 
 impl Payload for botbox_sdk::dice::Observation {}
-impl Answer for botbox_sdk::dice::Move {}
+impl Answer for botbox_sdk::dice::Move {
+    const EXPECTED: &'static str = botbox_sdk::dice::EXPECTED;
+}
 
 /// BS's payloads cross through their packed constructors ([`super::lua::bs`]) when `$prepare` can
 /// pack them, else as their JSON shape.

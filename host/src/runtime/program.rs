@@ -237,7 +237,10 @@ impl Process {
         serde_json::from_str(&line).map_err(|e| {
             Fault::new(
                 FaultKind::BadOutput,
-                format!("`{function}` answered {}: {e}", quote(&line)),
+                format!(
+                    "`{function}` answered {}",
+                    super::payload::bad_answer::<A>(&quote(&line), &e)
+                ),
             )
         })
     }

@@ -42,6 +42,9 @@ impl Move {
 /// What a Connect Four strategy answers.
 pub type Action = Move;
 
+/// The answer's shape in words, for messages to a bot author.
+pub const EXPECTED: &str = "a column number, one of the observation's legal columns";
+
 /// The cell value of an empty cell in [`Observation::board`].
 pub const EMPTY: u8 = 0;
 

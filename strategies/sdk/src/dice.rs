@@ -65,6 +65,9 @@ impl LegalMove {
 /// What a dice strategy answers.
 pub type Action = Move;
 
+/// The answer's shape in words, for messages to a bot author.
+pub const EXPECTED: &str = "a move {\"from\": STEP, \"to\": STEP} from the observation's legal list, from -1 for a piece waiting on B";
+
 /// What a strategy sees after its roll, when it has a choice between two or more moves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -124,6 +124,10 @@ pub struct Move {
 /// What a Wormworld strategy answers.
 pub type Action = Move;
 
+/// The answer's shape in words, for messages to a bot author.
+pub const EXPECTED: &str =
+    "a move such as {\"worm\": 3, \"turn\": \"left\"}, the turn \"left\", \"forward\" or \"right\"";
+
 /// A worm on the board. Worms that fell into the hole are no longer listed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -289,9 +289,9 @@ impl Match for DiceMatch {
         }
         let answer: wire::Move = serde_json::from_value(action.clone()).map_err(|e| {
             Refusal::Malformed(format!(
-                "{} ({e}): expected a move {{\"from\": STEP, \"to\": STEP}}, from -1 for a piece \
-                 waiting on B",
-                shown(action)
+                "{} ({e}): expected {}",
+                shown(action),
+                wire::EXPECTED
             ))
         })?;
         let mv = self

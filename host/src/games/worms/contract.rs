@@ -178,9 +178,9 @@ impl Match for WormsMatch {
         }
         let mv: Move = serde_json::from_value(action.clone()).map_err(|e| {
             Refusal::Malformed(format!(
-                "{} ({e}): expected a move such as {{\"worm\": 3, \"turn\": \"left\"}}, the turn \
-                 \"left\", \"forward\" or \"right\"",
-                shown(action)
+                "{} ({e}): expected {}",
+                shown(action),
+                botbox_sdk::worms::EXPECTED
             ))
         })?;
         let seat = self.game.to_move();

@@ -649,7 +649,10 @@ impl Instance {
             let preview = String::from_utf8_lossy(&bytes[..bytes.len().min(80)]).into_owned();
             Fault::new(
                 FaultKind::BadOutput,
-                format!("`{function}` returned {preview:?}: {e}"),
+                format!(
+                    "`{function}` returned {}",
+                    super::payload::bad_answer::<A>(&format!("{preview:?}"), &e)
+                ),
             )
         })
     }
