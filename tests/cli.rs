@@ -221,13 +221,32 @@ fn wasm_strategies_from_rust_and_wat_play() {
 
 #[test]
 fn every_subcommand_has_examples_in_its_help() {
-    for sub in ["bench", "check", "replay", "schemas"] {
+    // The commands a help text lists: the lines under `Commands:` indented by exactly two spaces.
+    fn commands(help: &str) -> Vec<String> {
+        help.lines()
+            .skip_while(|l| !l.starts_with("Commands:"))
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+            .filter(|c| c != "help")
+            .collect()
+    }
+    let top = commands(&stdout(&botbox(&["--help"])));
+    assert!(top.len() >= 12, "{top:?}");
+    for sub in &top {
         let out = botbox(&[sub, "--help"]);
-        assert!(out.status.success());
-        assert!(
-            stdout(&out).contains("Examples:"),
-            "{sub} --help has no examples"
-        );
+        assert!(out.status.success(), "{sub}");
+        let help = stdout(&out);
+        assert!(help.contains("Examples:"), "{sub} --help has no examples");
+        for game in commands(&help) {
+            let out = botbox(&[sub, &game, "--help"]);
+            assert!(out.status.success(), "{sub} {game}");
+            assert!(
+                stdout(&out).contains("Examples:"),
+                "{sub} {game} --help has no examples"
+            );
+        }
     }
 }
 
