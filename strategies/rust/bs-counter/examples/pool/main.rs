@@ -1,8 +1,8 @@
 //! The counter, natively, in the reference pool, on the host's BS engine: a fast way to tune it.
 //! The reference bots run as their Rust ports (`reference.rs`), about thirty times faster than the
 //! Lua files through the runtime; `--lua` runs the Lua files instead, and since the ports decide
-//! exactly as the files do, a pool without Player2 (whose calls are random) gives the same standings
-//! either way.
+//! exactly as the files do (Player2 too: both call on `java.util.Random` seeded with 20 in every
+//! game), a pool gives the same standings either way.
 //!
 //! ```sh
 //! cargo run --release -p bs-counter --example pool -- [--lua] [--calibration] GAMES BOT...

@@ -1,8 +1,8 @@
 //! The reference pool of docs/bs.md ("The contest's reference bots") ported to Rust, decision for
-//! decision the same as the Lua files in strategies/lua/bs (a pool without Player2, whose calls are
-//! random, plays the same games in both), so that tuning runs natively at full speed.
+//! decision the same as the Lua files in strategies/lua/bs (Player2 included: like player2.lua it
+//! calls on its own `java.util.Random` seeded with 20 in every game), so that tuning runs natively at
+//! full speed and a pool plays the same games in both.
 
-use botbox_sdk::Rng;
 use botbox_sdk::bs::{CallObservation, PlayObservation, rank};
 
 pub trait Bot {
@@ -10,25 +10,14 @@ pub trait Bot {
     fn call(&mut self, obs: &CallObservation) -> bool;
 }
 
-/// The reference bot called `name` (a Lua file stem), if there is one.
-pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Bot>> {
+/// The reference bot called `name` (a Lua file stem), if there is one, new for a game. `_seed` is the
+/// seat's seed, unused: no reference bot draws from it (Player2's generator always starts from 20).
+pub fn by_name(name: &str, _seed: u64) -> Option<Box<dyn Bot>> {
     Some(match name {
-        "player1" => Box::new(Simple {
-            kind: 1,
-            rng: Rng::new(seed),
-        }),
-        "player2" => Box::new(Simple {
-            kind: 2,
-            rng: Rng::new(seed),
-        }),
-        "player3" => Box::new(Simple {
-            kind: 3,
-            rng: Rng::new(seed),
-        }),
-        "player4" => Box::new(Simple {
-            kind: 4,
-            rng: Rng::new(seed),
-        }),
+        "player1" => Box::new(Simple::new(1)),
+        "player2" => Box::new(Simple::new(2)),
+        "player3" => Box::new(Simple::new(3)),
+        "player4" => Box::new(Simple::new(4)),
         "hoarder" => Box::new(Hoarder),
         "calculating_liar" => Box::new(CalculatingLiar::default()),
         "player_conman" => Box::new(ConMan::new()),
@@ -44,10 +33,58 @@ fn ahead(r: u32, c: u32) -> u32 {
     ((r + 13 - c) * 10) % 13
 }
 
+/// `java.util.Random`, the 48-bit linear congruential generator of the Java specification, as
+/// player2.lua ports it: `setSeed` scrambles the seed with the multiplier, `next(bits)` steps the
+/// state and keeps its top `bits` bits, `nextDouble()` joins `next(26)` and `next(27)` into 53 bits.
+struct JavaRandom(u64);
+
+impl JavaRandom {
+    const MULTIPLIER: u64 = 0x5DEECE66D;
+    const ADDEND: u64 = 0xB;
+    const MASK: u64 = (1 << 48) - 1;
+
+    /// `new Random(seed)`: state = (seed XOR 0x5DEECE66D) mod 2^48.
+    fn new(seed: u64) -> JavaRandom {
+        JavaRandom((seed ^ Self::MULTIPLIER) & Self::MASK)
+    }
+
+    /// `next(bits)` for bits from 1 to 32, unsigned: state = (state * 0x5DEECE66D + 0xB) mod 2^48,
+    /// then state >> (48 - bits).
+    fn next(&mut self, bits: u32) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(Self::MULTIPLIER)
+            .wrapping_add(Self::ADDEND)
+            & Self::MASK;
+        self.0 >> (48 - bits)
+    }
+
+    /// `nextDouble()`: ((next(26) << 27) + next(27)) * 2^-53, in [0, 1).
+    fn next_double(&mut self) -> f64 {
+        let high = self.next(26);
+        ((high << 27) + self.next(27)) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+/// Player2's seed: the contest's controller made `new Random(20)` for every game.
+const PLAYER2_SEED: u64 = 20;
+/// Player2 calls when a draw is below this.
+const PLAYER2_CALL_PROBABILITY: f64 = 0.2;
+
 /// Player1 to Player4.
 struct Simple {
     kind: u8,
-    rng: Rng,
+    /// Player2's generator, new for each game (the others do not draw).
+    rng: JavaRandom,
+}
+
+impl Simple {
+    fn new(kind: u8) -> Simple {
+        Simple {
+            kind,
+            rng: JavaRandom::new(PLAYER2_SEED),
+        }
+    }
 }
 
 impl Bot for Simple {
@@ -63,7 +100,7 @@ impl Bot for Simple {
     fn call(&mut self, obs: &CallObservation) -> bool {
         match self.kind {
             1 => obs.count >= 3,
-            2 => ((self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < 0.2,
+            2 => self.rng.next_double() < PLAYER2_CALL_PROBABILITY,
             3 => false,
             _ => obs.player_hand == 0 || matching(&obs.hand, obs.rank).len() as u32 + obs.count > 4,
         }
