@@ -225,7 +225,9 @@ pub fn render(r: &Report) -> String {
         } else {
             ""
         };
-        out.push_str(&format!("\n\n{distinct} distinct games of {games}{warning}"));
+        out.push_str(&format!(
+            "\n\n{distinct} distinct games of {games}{warning}"
+        ));
     }
     if r.pairs.len() > 1 {
         out.push_str("\n\nPairs (the first entry's results against the second):\n");
