@@ -1146,3 +1146,53 @@ fn an_answer_of_the_wrong_shape_is_told_in_the_games_words() {
         "{fault}"
     );
 }
+
+#[test]
+fn ctrl_c_finishes_the_games_in_progress_and_reports_those_played() {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    let dir = scratch("ctrl-c");
+    let file = dir.join("partial.json");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_botbox"))
+        .args([
+            "tournament",
+            "connect4",
+            "--players",
+            "strategies/lua/connect4/center.lua",
+            "strategies/lua/connect4/random.lua",
+            "--games",
+            "2000000",
+            "--jobs",
+            "2",
+            "--json",
+            file.to_str().unwrap(),
+            "--replay-dir",
+            dir.join("replays").to_str().unwrap(),
+        ])
+        .current_dir(util::repo())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Interrupt once games are being played (their replays appear), however slow the machine.
+    let started = std::time::Instant::now();
+    while !dir.join("replays/connect4-0010.jsonl").exists() {
+        assert!(started.elapsed().as_secs() < 120, "no games were played");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(stdout(&out).contains("center"), "{}", stdout(&out));
+    assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+    let report = json(&file);
+    let numbers: Vec<u64> = report["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["number"].as_u64().unwrap())
+        .collect();
+    assert!(!numbers.is_empty() && numbers.len() < 2_000_000);
+    // The games played are the first ones of the schedule, as a shorter run would have played.
+    assert_eq!(numbers, (1..=numbers.len() as u64).collect::<Vec<_>>());
+}

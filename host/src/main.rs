@@ -8,7 +8,7 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     match cli::run(cli::Cli::parse()) {
-        Ok(code) => code,
+        Ok(code) => cli::interrupted().unwrap_or(code),
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)

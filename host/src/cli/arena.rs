@@ -95,6 +95,7 @@ pub fn run_and_report<D: Duel + Clone + Send + 'static>(
         bar.inc(1);
     };
     super::prepare_output(run.json.as_deref())?;
+    super::interruptible();
     let jobs = super::jobs_or_cores(run.jobs);
     let record = dir.is_some();
     let report = if flags.watch {

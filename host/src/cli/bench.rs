@@ -51,6 +51,7 @@ pub struct Args {
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     botbox::games::g2048::check_size(args.size).context("--size")?;
     super::prepare_output(args.json.as_deref())?;
+    super::interruptible();
     let strategy = super::load(&args.strategy, &args.limits)?;
     let jobs = super::jobs_or_cores(args.jobs);
     let config = BenchConfig {
@@ -67,7 +68,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.json {
         super::write_json(path, &report)?;
     }
-    if report.games.iter().all(|g| g.fault.is_some()) {
+    if !report.games.is_empty() && report.games.iter().all(|g| g.fault.is_some()) {
         eprintln!(
             "error: no game completed: the strategy faulted in all {} games (see the first fault above)",
             report.games.len()

@@ -101,6 +101,7 @@ pub(super) fn run_and_report(
         PlanError::Empty => e.into(),
     })?;
     super::prepare_output(run.json.as_deref())?;
+    super::interruptible();
     let bar = super::games_bar(games as u64);
     let replay_error = std::sync::Mutex::new(None);
     let dir = run.replay_dir.as_deref();

@@ -62,6 +62,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         None => Sampling::Precision(args.precision),
     };
     super::prepare_output(args.json.as_deref())?;
+    super::interruptible();
     let jobs = super::jobs_or_cores(args.jobs);
     let config = DiceConfig {
         seed: args.seed,

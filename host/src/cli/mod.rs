@@ -175,6 +175,38 @@ fn load(
     Ok(strategy.with_params(args.params()))
 }
 
+/// Makes the run that follows stop cleanly on Ctrl-C: the first one lets the games in progress finish
+/// and reports those played (standings, JSON, replays); a second one quits at once.
+fn interruptible() {
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    INSTALL.call_once(|| {
+        let result = ctrlc::set_handler(|| {
+            if botbox::tournament::stopped() {
+                eprintln!("\ninterrupted again: quitting without a report");
+                std::process::exit(130);
+            }
+            botbox::tournament::stop();
+            eprintln!(
+                "\ninterrupted: finishing the games in progress, then reporting the games played \
+                 (Ctrl-C again to quit now)"
+            );
+        });
+        if let Err(e) = result {
+            eprintln!("warning: Ctrl-C will end the run without a report ({e})");
+        }
+    });
+}
+
+/// The exit status of a run that Ctrl-C cut short, after saying so; `None` if it ran to the end.
+pub fn interrupted() -> Option<ExitCode> {
+    botbox::tournament::stopped().then(|| {
+        eprintln!(
+            "interrupted: the results above are of the games played before Ctrl-C (the JSON too)"
+        );
+        ExitCode::from(130)
+    })
+}
+
 /// A count of at least one (`--games`, `--jobs`): zero games or zero threads is a mistake, said at once.
 fn at_least_one(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {

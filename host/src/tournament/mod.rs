@@ -14,14 +14,31 @@ pub mod stats;
 pub mod versus;
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// Set by [`stop`]: runs start no new game.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Asks every run in the process to start no new game (Ctrl-C): games in progress finish, and
+/// [`run_indexed`] returns the results of games `0..k`, a prefix, so what was played is summarised as
+/// a smaller run would be.
+pub fn stop() {
+    STOP.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`stop`] was called.
+pub fn stopped() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
 
 /// Native stack for game threads: Luau and wasmtime both recurse on it, and the wasm stack limit
 /// (512 KiB) must stay well inside it.
 pub const GAME_THREAD_STACK: usize = 64 << 20;
 
 /// Runs `work(i)` for every `i` in `0..count` on `jobs` threads and returns the results in order.
-/// `done` is called after each game (for a progress bar), from whichever thread played it.
+/// `done` is called after each game (for a progress bar), from whichever thread played it. After
+/// [`stop`], no game starts: the results are those of games `0..k` (every game taken is finished,
+/// and games are taken in order).
 pub fn run_indexed<T: Send>(
     count: usize,
     jobs: usize,
@@ -37,6 +54,9 @@ pub fn run_indexed<T: Send>(
                 .stack_size(GAME_THREAD_STACK)
                 .spawn_scoped(scope, || {
                     loop {
+                        if stopped() {
+                            break;
+                        }
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         if i >= count {
                             break;
