@@ -29,7 +29,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     maps: MapArgs,
     /// Number of games
-    #[arg(long, default_value_t = 2, value_parser = super::at_least_one)]
+    #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
     games: usize,
     /// Show every game on the board, live (plays one game at a time)
     #[arg(long)]

@@ -37,8 +37,20 @@ enum Cell {
     Worm {
         letter: char,
         seat: usize,
-        head: bool,
+        /// The way the worm faces, on its head cell.
+        head: Option<botbox_sdk::worms::Direction>,
     },
+}
+
+/// The arrow a head is drawn with: the way the worm faces.
+fn arrow(direction: botbox_sdk::worms::Direction) -> char {
+    use botbox_sdk::worms::Direction;
+    match direction {
+        Direction::Up => '↑',
+        Direction::Right => '→',
+        Direction::Down => '↓',
+        Direction::Left => '←',
+    }
 }
 
 /// The board's cells and which worm moved last (its head is marked).
@@ -55,7 +67,7 @@ fn cells(game: &Game) -> Vec<Vec<Cell>> {
                     letter => Cell::Worm {
                         letter,
                         seat: usize::from(letter.is_ascii_lowercase()),
-                        head: false,
+                        head: None,
                     },
                 })
                 .collect()
@@ -64,7 +76,7 @@ fn cells(game: &Game) -> Vec<Vec<Cell>> {
     for worm in game.observation(0).worms {
         let [r, c] = worm.head();
         if let Cell::Worm { head, .. } = &mut grid[r as usize][c as usize] {
-            *head = true;
+            *head = Some(worm.direction);
         }
     }
     grid
@@ -106,7 +118,8 @@ pub fn board_text(game: &Game, turn: Option<&Turn>) -> Vec<String> {
         .collect()
 }
 
-/// The board in colour, two terminal columns per cell.
+/// The board in colour, two terminal columns per cell, the glyph in the first (a free cell `·`, a
+/// worm's letter) and a head's arrow in the second, so every column lines up.
 fn board_lines(game: &Game, turn: Option<&Turn>) -> Vec<Line<'static>> {
     let marked = last_head(game, turn);
     cells(game)
@@ -114,7 +127,7 @@ fn board_lines(game: &Game, turn: Option<&Turn>) -> Vec<Line<'static>> {
         .enumerate()
         .map(|(r, row)| {
             let spans = row.iter().enumerate().map(|(c, cell)| match *cell {
-                Cell::Free => Span::styled(" ·", Style::new().fg(Color::DarkGray)),
+                Cell::Free => Span::styled("· ", Style::new().fg(Color::DarkGray)),
                 Cell::Obstacle => Span::styled("██", Style::new().fg(Color::Gray)),
                 Cell::Hole => Span::styled(
                     "()",
@@ -125,16 +138,15 @@ fn board_lines(game: &Game, turn: Option<&Turn>) -> Vec<Line<'static>> {
                 ),
                 Cell::Worm { letter, seat, head } => {
                     let mut style = Style::new().fg(Color::White).bg(PLAYER_COLOURS[seat]);
-                    if head {
+                    if head.is_some() {
                         style = style.add_modifier(Modifier::BOLD);
                     }
                     if marked == Some([r as u32, c as u32]) {
                         style = style.bg(Color::LightYellow).fg(Color::Black);
                     }
-                    let text = if head {
-                        format!("{letter}>")
-                    } else {
-                        format!("{letter} ")
+                    let text = match head {
+                        Some(direction) => format!("{letter}{}", arrow(direction)),
+                        None => format!("{letter} "),
                     };
                     Span::styled(text, style)
                 }
@@ -638,6 +650,41 @@ pub fn animate_replay(file: &ReplayFile) -> anyhow::Result<()> {
             Some(Key::Slower) => delay = (delay * 2).min(Duration::from_secs(5)),
             Some(Key::Start) => (paused, at) = (true, 0),
             Some(Key::End) => at = turns.len(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use botbox::games::worms::Map;
+
+    #[test]
+    fn heads_point_the_way_their_worms_face_and_every_cell_is_two_columns() {
+        let map = Map::parse(include_str!("../../../examples/worms/arena.txt")).unwrap();
+        let game = Game::new(&map);
+        let lines = board_lines(&game, None);
+        let text: Vec<String> = lines
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect();
+        let width = game.board().rows()[0].chars().count();
+        for line in &text {
+            assert_eq!(line.chars().count(), 2 * width, "{line:?}");
+        }
+        for worm in game.observation(0).worms {
+            let [r, c] = worm.head();
+            let cell: String = text[r as usize]
+                .chars()
+                .skip(2 * c as usize)
+                .take(2)
+                .collect();
+            assert_eq!(
+                cell,
+                format!("{}{}", worm.letter, arrow(worm.direction)),
+                "worm {}",
+                worm.id
+            );
         }
     }
 }
