@@ -62,7 +62,16 @@ pub struct End {
     pub result: Value,
     /// Each strategy's log lines, in seat order.
     pub logs: Vec<Vec<String>>,
+    /// Set when the replay reached its size cap ([`MAX_TURN_BYTES`]): the turns after the first
+    /// `cut` were not recorded (the result is the whole game's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut: Option<usize>,
 }
+
+/// The most bytes of turn lines one replay records (64 MiB). Only a solo game runs that long (2048 on
+/// a big board, up to its move cap of a million moves); the turns past the cap are dropped, and the
+/// end line says after how many turns the record stops.
+pub const MAX_TURN_BYTES: usize = 64 << 20;
 
 #[derive(Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
@@ -78,6 +87,11 @@ pub struct Replay {
     lines: Vec<String>,
     /// Each seat's strategy log, filled in when the game ends.
     pub logs: Vec<Vec<String>>,
+    /// Bytes of turn lines so far, and the turns kept once the cap was reached.
+    turn_bytes: usize,
+    cut: Option<usize>,
+    /// The cap on turn bytes: [`MAX_TURN_BYTES`].
+    cap: usize,
 }
 
 impl Replay {
@@ -85,12 +99,30 @@ impl Replay {
         Replay {
             lines: vec![line(&Line::Header(header))],
             logs: Vec::new(),
+            turn_bytes: 0,
+            cut: None,
+            cap: MAX_TURN_BYTES,
         }
     }
 
     pub fn turn<T: Serialize>(&mut self, turn: &T) {
+        if self.cut.is_some() {
+            return;
+        }
         let value = serde_json::to_value(turn).expect("turns serialize to JSON objects");
-        self.lines.push(line(&Line::Turn(value)));
+        let text = line(&Line::Turn(value));
+        if self.turn_bytes + text.len() > self.cap {
+            self.cut = Some(self.lines.len() - 1);
+            return;
+        }
+        self.turn_bytes += text.len();
+        self.lines.push(text);
+    }
+
+    /// The same replay with a smaller cap on its turn lines (tests).
+    pub fn with_turn_cap(mut self, cap: usize) -> Replay {
+        self.cap = cap;
+        self
     }
 
     /// Ends the replay with the game's result and the strategies' logs.
@@ -99,6 +131,7 @@ impl Replay {
         let end = End {
             result,
             logs: self.logs.clone(),
+            cut: self.cut,
         };
         self.lines.push(line(&Line::End(end)));
     }
@@ -259,4 +292,41 @@ pub fn read(path: &Path) -> Result<ReplayFile, ReplayError> {
         turn_lines,
         end_line,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replay_over_its_size_cap_keeps_its_first_turns_and_says_where_it_stops() {
+        let header = Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            game: "2048".into(),
+            params: serde_json::json!({ "size": 4 }),
+            number: 1,
+            seed: 1,
+            strategies: Vec::new(),
+            limits: Value::Null,
+            start: Value::Null,
+        };
+        let mut replay = Replay::new(header).with_turn_cap(300);
+        for n in 0..20 {
+            replay.turn(&serde_json::json!({ "n": n, "pad": "x".repeat(40) }));
+        }
+        replay.finish(&serde_json::json!({ "moves": 20 }));
+        let lines = replay.lines();
+        let kept = lines.len() - 2;
+        assert!((1..20).contains(&kept), "{kept} turns kept");
+        let turn_bytes: usize = lines[1..=kept].iter().map(String::len).sum();
+        assert!(turn_bytes <= 300, "{turn_bytes}");
+        let dir = std::env::temp_dir().join(format!("botbox-replay-cap-{}", std::process::id()));
+        let path = dir.join("capped.jsonl");
+        replay.write(&path).unwrap();
+        let file = read(&path).unwrap();
+        assert_eq!(file.turns.len(), kept);
+        assert_eq!(file.end.unwrap().cut, Some(kept));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

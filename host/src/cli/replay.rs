@@ -131,6 +131,9 @@ struct Result2048 {
     moves: u32,
     max_tile: u32,
     fault: Option<Fault>,
+    /// The game stopped at the move cap with moves left.
+    #[serde(default)]
+    capped: bool,
 }
 
 /// A 2048 replay, re-played: the game is started from the header's size and seed (the start board
@@ -234,6 +237,33 @@ fn print_2048(out: &mut String, file: &ReplayFile, last: Option<usize>) -> anyho
         print_board(out, &t.after)?;
     }
     match &file.end {
+        Some(end) if end.cut.is_some() => {
+            let line = file.end_line();
+            let r: Result2048 = parse(file, line, "not a 2048 result", &end.result)?;
+            if end.cut != Some(file.turns.len()) || r.moves as usize <= file.turns.len() {
+                return Err(file
+                    .bad(
+                        line,
+                        format!(
+                            "the end says the record was cut after {:?} moves, but {} were recorded \
+                             of a game of {} moves",
+                            end.cut,
+                            file.turns.len(),
+                            r.moves
+                        ),
+                    )
+                    .into());
+            }
+            writeln!(
+                out,
+                "(the replay reached its size cap and records the first {} moves; the game went on)\n\
+                 end: score {} after {} moves, largest tile {} (as the game reported them)",
+                file.turns.len(),
+                r.score,
+                r.moves,
+                r.max_tile
+            )?;
+        }
         Some(end) => {
             let line = file.end_line();
             let r: Result2048 = parse(file, line, "not a 2048 result", &end.result)?;
@@ -256,8 +286,9 @@ fn print_2048(out: &mut String, file: &ReplayFile, last: Option<usize>) -> anyho
                     )
                     .into());
             }
+            let capped = r.capped && game.moves() >= botbox::games::g2048::MOVE_CAP;
             match (&r.fault, game.is_over()) {
-                (None, false) => {
+                (None, false) if !capped => {
                     return Err(file
                         .bad(
                             line,
