@@ -126,6 +126,7 @@ fn main() {
             players,
             derive_seed(2026, i as u64),
             None,
+            None,
             &mut |_, turn| {
                 let now = Instant::now();
                 if turn.is_some_and(|t| t.seat == seat && t.mv.is_some()) {

@@ -399,3 +399,62 @@ fn the_example_tournament_files_run() {
         assert!(!report["games"].as_array().unwrap().is_empty(), "{name}");
     }
 }
+
+#[test]
+fn openings_give_deterministic_bots_distinct_games_and_the_report_counts_them() {
+    let dir = util::scratch("worms-openings");
+    let bot = dir.join("first.lua");
+    std::fs::write(
+        &bot,
+        "return { choose_move = function(obs) return obs.legal[1] end }\n",
+    )
+    .unwrap();
+    let bot = bot.to_str().unwrap();
+    let run = |openings: &str| -> serde_json::Value {
+        let file = dir.join(format!("o{openings}.json"));
+        let replays = dir.join(format!("replays-{openings}"));
+        let out = util::botbox(&[
+            "tournament",
+            "worms",
+            "--players",
+            bot,
+            bot,
+            "--maps",
+            "examples/worms/arena.txt",
+            "--games",
+            "8",
+            "--openings",
+            openings,
+            "--json",
+            file.to_str().unwrap(),
+            "--replay-dir",
+            replays.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", util::stderr(&out));
+        // Every replay re-plays, openings included.
+        let replay = replays.join("worms-0003.jsonl");
+        let shown = util::botbox(&["replay", replay.to_str().unwrap(), "--print"]);
+        assert!(shown.status.success(), "{}", util::stderr(&shown));
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap()
+    };
+    // One bot that always takes the first legal move: one game per side order, played four times.
+    assert_eq!(run("0")["distinct_games"], 2);
+    assert!(run("6")["distinct_games"].as_u64().unwrap() > 2);
+    let first = std::fs::read_to_string(dir.join("replays-6/worms-0001.jsonl")).unwrap();
+    let second = std::fs::read_to_string(dir.join("replays-6/worms-0002.jsonl")).unwrap();
+    let opening = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains("\"opening\":true"))
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["move"].to_string()
+            })
+            .collect()
+    };
+    assert_eq!(opening(&first).len(), 6);
+    assert_eq!(
+        opening(&first),
+        opening(&second),
+        "a pair shares its opening"
+    );
+}

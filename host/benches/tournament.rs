@@ -23,12 +23,10 @@ const GAMES: usize = 8;
 fn setup() -> (Worms, Vec<Entry>) {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let map = Map::parse(include_str!("../../examples/worms/arena.txt")).expect("a valid map");
-    let worms = Worms {
-        maps: vec![NamedMap {
-            name: "arena".into(),
-            map,
-        }],
-    };
+    let worms = Worms::new(vec![NamedMap {
+        name: "arena".into(),
+        map,
+    }]);
     let entries = ["random", "greedy", "greedy"]
         .iter()
         .enumerate()

@@ -78,7 +78,7 @@ pub struct File {
     /// Connect Four: the variants by name (`botbox games`) or variant files; the first by default.
     #[serde(default)]
     pub variants: Vec<String>,
-    /// Connect Four: random opening plies, the same for both games of a pair.
+    /// Connect Four and Wormworld: random opening plies, the same for both games of a pair.
     #[serde(default)]
     pub openings: u32,
     /// BS: whether an entry may sit at a table more than once.
@@ -247,7 +247,10 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
             let maps: Vec<PathBuf> = f.maps.iter().map(|m| loaded.resolve(m)).collect();
             let maps =
                 super::worms::load_maps_from(&maps, f.turns).with_context(|| in_file("maps"))?;
-            let duel = botbox::play::worms::Worms { maps };
+            let duel = botbox::play::worms::Worms {
+                maps,
+                openings: Some((f.openings, f.seed)),
+            };
             let games = f.games.unwrap_or(20);
             super::arena::run_and_report(&duel, &entries, f.format, games, &run, flags)?;
         }

@@ -74,11 +74,11 @@ pub struct TournamentArgs {
 
 /// Start variety for deterministic games.
 #[derive(Debug, Clone, clap::Args)]
-struct OpeningArgs {
+pub(super) struct OpeningArgs {
     /// Random opening moves (plies) before the bots play, drawn from --seed and the same for both
     /// games of a pair (sides swapped), as an opening book gives; 0 plays every game from the start
     #[arg(long, default_value_t = 0, value_name = "PLIES")]
-    openings: u32,
+    pub(super) openings: u32,
 }
 
 pub fn execute_match(game: &str, args: MatchArgs) -> anyhow::Result<ExitCode> {

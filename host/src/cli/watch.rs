@@ -203,9 +203,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     };
     let eval: Box<dyn Evaluation> = match args.game {
         WatchGame::Worms => Box::new(DuelEval {
-            duel: Worms {
-                maps: super::worms::load_maps_from(&args.maps, None)?,
-            },
+            duel: Worms::new(super::worms::load_maps_from(&args.maps, None)?),
             opponents: load_opponents()?,
             seed: args.seed,
             games: args.batch,

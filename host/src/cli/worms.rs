@@ -38,6 +38,8 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 120, value_name = "MS")]
     delay: u64,
     #[command(flatten)]
+    openings: super::versus::OpeningArgs,
+    #[command(flatten)]
     run: RunArgs,
 }
 
@@ -48,8 +50,11 @@ pub struct MatchArgs {
   botbox tournament worms --players strategies/lua/worms/*.lua strategies/programs/worms/greedy.py \\
       --maps examples/worms/ --games 40 --jobs 2 --json standings.json --replay-dir replays/
   botbox tournament worms --format gauntlet --players my_bot.lua strategies/lua/worms/*.lua --maps examples/worms/arena.txt
+  botbox tournament worms --players strategies/lua/worms/greedy.lua strategies/rust/worms-search --maps examples/worms/ --openings 6
 
 Every pairing plays --games games: the map changes every two games and the sides swap every game.
+Two fixed bots play one game per map and side again and again: --openings N starts each pair of games
+from N random moves, and the report counts the distinct games.
 Game i is seeded from (--seed, i) alone, so the results are identical whatever --jobs is. The Elo
 column is the difference to the entry's opponents its score implies, with a 95% margin.")]
 pub struct TournamentArgs {
@@ -64,6 +69,8 @@ pub struct TournamentArgs {
     /// round-robin: everyone against everyone; gauntlet: the first entry against each other one
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
     format: Format,
+    #[command(flatten)]
+    openings: super::versus::OpeningArgs,
     #[command(flatten)]
     run: RunArgs,
     #[command(flatten)]
@@ -83,7 +90,10 @@ struct MapArgs {
 pub fn execute_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let maps = load_maps(&args.maps)?;
     let entries = arena::load_entries(&[args.first, args.second], &args.run.limits)?;
-    let duel = Worms { maps };
+    let duel = Worms {
+        maps,
+        openings: Some((args.openings.openings, args.run.seed)),
+    };
     if args.watch {
         return super::worms_view::watch_match(&duel, &entries, args.games, &args.run, args.delay);
     }
@@ -104,7 +114,10 @@ pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     }
     let maps = load_maps(&args.maps)?;
     let entries = arena::load_entries(&args.players, &args.run.limits)?;
-    let duel = Worms { maps };
+    let duel = Worms {
+        maps,
+        openings: Some((args.openings.openings, args.run.seed)),
+    };
     arena::run_and_report(
         &duel,
         &entries,

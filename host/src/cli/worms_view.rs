@@ -311,6 +311,7 @@ pub fn watch_match(
             &map.map,
             game.seats.map(|e| &entries[e].strategy),
             game.seed,
+            duel.opening(game),
             None,
             &mut |state, turn| {
                 let mut status = describe(turn, &names);
@@ -475,6 +476,8 @@ fn replayed(file: &ReplayFile) -> anyhow::Result<Replayed> {
             seat,
             mv: recorded.mv,
             fell: game.worms_left(seat) < before,
+            // Whether the move was drawn for the opening cannot be re-played; it is only shown.
+            opening: recorded.opening,
         };
         if let Some(what) = difference(&recorded, &turn) {
             return Err(file

@@ -7,12 +7,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::seat_seed;
 use crate::games::worms::{Game, Map, Move, Seat, Verdict};
+use crate::games::{derive_seed, rng, seat_seed};
+use crate::play::generic::Opening;
 use crate::play::worms_text::TextBot;
 use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
 use crate::runtime::{Fault, FaultKind, Instance, Setup, Strategy};
 use crate::tournament::arena::{Duel, Ending, Entry, Scheduled};
+use rand::RngExt;
+use sha2::{Digest, Sha256};
 
 /// A map with the name it is shown under (its file stem).
 #[derive(Clone, Debug)]
@@ -33,6 +36,9 @@ pub struct Turn {
     /// Whether the moved worm fell into the hole.
     #[serde(default)]
     pub fell: bool,
+    /// A move of the random opening (`--openings`), not the strategy's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub opening: bool,
 }
 
 /// A player in one game: a hosted instance (Lua, WASM) answering observations, or an external
@@ -75,12 +81,14 @@ impl Agent {
     }
 }
 
-/// Plays one game on `map` between `players` (seat order), seeded with `seed`. `watch` sees the
-/// game before the first turn (with `None`) and after every turn.
+/// Plays one game on `map` between `players` (seat order), seeded with `seed`, after the random
+/// `opening` if there is one. `watch` sees the game before the first turn (with `None`) and after
+/// every turn.
 pub fn play_game(
     map: &Map,
     players: [&Strategy; 2],
     seed: u64,
+    opening: Option<Opening>,
     mut replay: Option<&mut Replay>,
     watch: &mut dyn FnMut(&Game, Option<&Turn>),
 ) -> Ending {
@@ -106,6 +114,9 @@ pub fn play_game(
             };
         }
     };
+    let mut moves = Sha256::new();
+    let mut opening_rng = opening.map(|o| rng(o.seed));
+    let mut opening_left = opening.map_or(0, |o| o.plies);
     while !game.is_over() {
         let seat = game.to_move();
         let mut turn = Turn {
@@ -113,8 +124,19 @@ pub fn play_game(
             seat,
             mv: None,
             fell: false,
+            opening: false,
         };
-        if game.legal_moves(seat).is_empty() {
+        let legal = game.legal_moves(seat);
+        if let (true, Some(r)) = (opening_left > 0 && !legal.is_empty(), opening_rng.as_mut()) {
+            // An opening move: drawn at random for the seat, the same for both games of a pair.
+            opening_left -= 1;
+            let before = game.worms_left(seat);
+            let mv = legal[r.random_range(0..legal.len())];
+            game.apply(mv).expect("a legal move applies");
+            turn.mv = Some(mv);
+            turn.fell = game.worms_left(seat) < before;
+            turn.opening = true;
+        } else if legal.is_empty() {
             game.pass().expect("a player without legal moves may pass");
         } else {
             let before = game.worms_left(seat);
@@ -138,6 +160,7 @@ pub fn play_game(
                 }
             }
         }
+        moves.update(serde_json::to_string(&(turn.seat, turn.mv)).unwrap_or_default());
         for agent in &mut agents {
             agent.record(&turn);
         }
@@ -166,7 +189,13 @@ pub fn play_game(
         reason: ending.1,
         turns: game.turn(),
         faults,
-        moves_sha256: None,
+        moves_sha256: Some(
+            moves
+                .finalize()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect(),
+        ),
     }
 }
 
@@ -193,6 +222,33 @@ pub fn header(map: &NamedMap, players: [&Strategy; 2], number: usize, seed: u64)
 #[derive(Debug, Clone)]
 pub struct Worms {
     pub maps: Vec<NamedMap>,
+    /// Random opening moves before the strategies play, drawn from the run's seed, the same for
+    /// both games of a pair (sides swapped): `(plies, run seed)`.
+    pub openings: Option<(u32, u64)>,
+}
+
+/// The stream of [`derive_seed`] the openings are drawn from (as `tournament::versus` draws them).
+const OPENINGS: u64 = 1 << 40;
+
+impl Worms {
+    /// The maps, with no openings.
+    pub fn new(maps: Vec<NamedMap>) -> Worms {
+        Worms {
+            maps,
+            openings: None,
+        }
+    }
+
+    /// The opening of a scheduled game: pair `k` (games `2k`, `2k + 1` of a pairing) is seeded with
+    /// `derive_seed(run seed, OPENINGS + k)`.
+    pub fn opening(&self, game: &Scheduled) -> Option<Opening> {
+        self.openings
+            .filter(|(plies, _)| *plies > 0)
+            .map(|(plies, seed)| Opening {
+                plies,
+                seed: derive_seed(seed, OPENINGS + (game.round / 2) as u64),
+            })
+    }
 }
 
 impl Duel for Worms {
@@ -212,6 +268,10 @@ impl Duel for Worms {
         self.maps
             .iter()
             .map(|m| format!("map {}\n{}", m.name, m.map))
+            .chain(
+                self.openings
+                    .map(|(plies, _)| format!("openings {plies}\n")),
+            )
             .collect()
     }
 
@@ -229,6 +289,7 @@ impl Duel for Worms {
             &map.map,
             strategies,
             game.seed,
+            self.opening(game),
             replay.as_mut(),
             &mut |_, _| {},
         );
