@@ -160,7 +160,11 @@ pub fn play_game(
                 }
             }
         }
-        moves.update(serde_json::to_string(&(turn.seat, turn.mv)).unwrap_or_default());
+        // Five bytes a turn: the seat, the worm (255 for a pass) and how it turned.
+        let (worm, how) = turn.mv.map_or((u32::MAX, 255), |m| (m.worm, m.turn as u8));
+        moves.update([turn.seat as u8]);
+        moves.update(worm.to_le_bytes());
+        moves.update([how]);
         for agent in &mut agents {
             agent.record(&turn);
         }
