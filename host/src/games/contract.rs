@@ -147,6 +147,15 @@ pub struct GameInfo {
     pub functions: &'static [&'static str],
 }
 
+/// `value` as JSON for a refusal's message, cut to a readable length (200 characters).
+pub fn shown(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text,
+    }
+}
+
 /// A game as the registry lists it.
 pub trait Rules: Send + Sync {
     /// The game's name, title, seats and functions.

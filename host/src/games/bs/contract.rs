@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::{End, Event, Game, PLAYERS, PlayObservation, Resolution, Seat, policy};
 use crate::games::Rng;
 use crate::games::contract::{
-    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
+    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
 };
 use rand::RngExt;
 
@@ -205,15 +205,6 @@ impl BsMatch {
             "hand_sizes": self.game.hand_sizes(),
             "pile": self.game.pile_len(),
         })
-    }
-}
-
-/// `value` as JSON for a message, cut to a readable length.
-fn shown(value: &Value) -> String {
-    let text = value.to_string();
-    match text.char_indices().nth(200) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text,
     }
 }
 

@@ -27,7 +27,7 @@ use serde_json::{Value, json};
 
 use super::{Die, End, Game, Move, Place, Position, Seat, file};
 use crate::games::contract::{
-    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
+    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
 };
 use crate::games::{Rng, rng};
 use botbox_sdk::dice as wire;
@@ -253,15 +253,6 @@ impl DiceMatch {
 
     fn is_over(&self) -> bool {
         self.forfeited.is_some() || self.game.outcome().is_some()
-    }
-}
-
-/// `value` as JSON for a message, cut to a readable length.
-fn shown(value: &Value) -> String {
-    let text = value.to_string();
-    match text.char_indices().nth(200) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text,
     }
 }
 

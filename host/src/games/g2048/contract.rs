@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::{Direction, Game, MAX_SIZE, MIN_SIZE, check_size};
 use crate::games::Rng;
 use crate::games::contract::{
-    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
+    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
 };
 
 /// The most moves a game of 2048 through the contract may last: a solo game has no opponent to end
@@ -134,15 +134,6 @@ impl G2048Match {
 
     fn is_over(&self) -> bool {
         self.forfeited.is_some() || self.game.moves() >= self.cap || self.game.is_over()
-    }
-}
-
-/// `value` as JSON for a message, cut to a readable length.
-fn shown(value: &Value) -> String {
-    let text = value.to_string();
-    match text.char_indices().nth(200) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text,
     }
 }
 

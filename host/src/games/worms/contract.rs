@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::{Game, Map, Move, Seat, Verdict};
 use crate::games::Rng;
 use crate::games::contract::{
-    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
+    GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
 };
 
 /// The bundled maps, the default first.
@@ -148,15 +148,6 @@ impl WormsMatch {
 
     fn is_over(&self) -> bool {
         self.forfeited.is_some() || self.game.is_over()
-    }
-}
-
-/// `value` as JSON for a message, cut to a readable length.
-fn shown(value: &Value) -> String {
-    let text = value.to_string();
-    match text.char_indices().nth(200) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text,
     }
 }
 
