@@ -13,7 +13,7 @@ use botbox::replay::ReplayFile;
 use botbox::runtime::Fault;
 use serde::Deserialize;
 
-use super::replay::{check_seats, difference, parse};
+use super::replay::{check_seats, difference, parse, same_result};
 
 /// A card as rank and suit letter: `0c` is card 0, `12s` card 51.
 pub fn card(id: u32) -> String {
@@ -213,17 +213,7 @@ pub fn print_replay(
     };
     let said = (r.winner, r.reason.as_str(), r.turns);
     let engine = (expected.0, expected.1, game.turn());
-    if said != engine {
-        return Err(file
-            .bad(
-                line,
-                format!(
-                    "the result (winner, reason, turns) {said:?} is not the re-played game's \
-                     {engine:?}"
-                ),
-            )
-            .into());
-    }
+    same_result(file, line, &said, &engine)?;
     let turns = engine.2;
     match engine.0 {
         Some(seat) => writeln!(

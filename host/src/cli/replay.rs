@@ -108,6 +108,26 @@ pub(super) fn parse<T: DeserializeOwned>(
     T::deserialize(value).map_err(|e| file.bad(line, format!("{what}: {e}")).into())
 }
 
+/// Refuses an end line whose result (winner, reason, turns) is not what re-playing the game gave.
+pub(super) fn same_result<T: PartialEq + std::fmt::Debug>(
+    file: &ReplayFile,
+    line: usize,
+    said: &T,
+    engine: &T,
+) -> anyhow::Result<()> {
+    if said != engine {
+        return Err(file
+            .bad(
+                line,
+                format!(
+                    "the result (winner, reason, turns) {said:?} is not the re-played game's \
+                     {engine:?}"
+                ),
+            )
+            .into());
+    }
+    Ok(())
+}
 /// Checks that the header names `expected` strategies (the game's seats).
 pub(super) fn check_seats(file: &ReplayFile, expected: usize) -> anyhow::Result<()> {
     let n = file.header.strategies.len();
@@ -561,17 +581,7 @@ fn print_dice(out: &mut String, file: &ReplayFile, last: Option<usize>) -> anyho
         };
         let said = (r.winner, r.reason.clone(), r.turns);
         let engine = (expected.0, expected.1, game.turns());
-        if said != engine {
-            return Err(file
-                .bad(
-                    line,
-                    format!(
-                        "the result (winner, reason, turns) {said:?} is not the re-played \
-                         game's {engine:?}"
-                    ),
-                )
-                .into());
-        }
+        same_result(file, line, &said, &engine)?;
         match engine.0 {
             Some(seat) => writeln!(out, "end: {} wins after {} turns", names[seat], engine.2)?,
             None => writeln!(out, "end: draw ({}) after {} turns", engine.1, engine.2)?,

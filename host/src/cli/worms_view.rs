@@ -24,7 +24,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::arena::RunArgs;
-use super::replay::{check_seats, difference, parse};
+use super::replay::{check_seats, difference, parse, same_result};
 
 const PLAYER_COLOURS: [Color; 2] = [Color::Blue, Color::Red];
 
@@ -530,17 +530,7 @@ fn replayed(file: &ReplayFile) -> anyhow::Result<Replayed> {
             };
             let said = (r.winner, r.reason.as_str(), r.turns);
             let engine = (expected.0, expected.1, game.turn());
-            if said != engine {
-                return Err(file
-                    .bad(
-                        line,
-                        format!(
-                            "the result (winner, reason, turns) {said:?} is not the re-played \
-                             game's {engine:?}"
-                        ),
-                    )
-                    .into());
-            }
+            same_result(file, line, &said, &engine)?;
             let faults: String = r
                 .faults
                 .iter()
