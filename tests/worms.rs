@@ -458,3 +458,38 @@ fn openings_give_deterministic_bots_distinct_games_and_the_report_counts_them() 
         "a pair shares its opening"
     );
 }
+
+#[test]
+fn a_replay_shows_what_each_bot_logged() {
+    let dir = util::scratch("worms-replay-logs");
+    let bot = dir.join("talker.lua");
+    std::fs::write(
+        &bot,
+        "return { choose_move = function(obs) print('thinking about turn', obs.turn) return obs.legal[1] end }\n",
+    )
+    .unwrap();
+    let replays = dir.join("replays");
+    let out = util::botbox(&[
+        "match",
+        "worms",
+        bot.to_str().unwrap(),
+        "strategies/lua/worms/greedy.lua",
+        "--map",
+        "examples/worms/arena.txt",
+        "--games",
+        "1",
+        "--replay-dir",
+        replays.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", util::stderr(&out));
+    let shown = util::botbox(&[
+        "replay",
+        replays.join("worms-0001.jsonl").to_str().unwrap(),
+        "--print",
+    ]);
+    let text = util::stdout(&shown);
+    assert!(
+        text.contains("log of seat 0 (talker)") && text.contains("| thinking about turn\t0"),
+        "{text}"
+    );
+}

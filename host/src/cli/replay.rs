@@ -755,7 +755,12 @@ fn print_contract(out: &mut String, file: &ReplayFile, last: Option<usize>) -> a
     Ok(())
 }
 
-fn print_logs(out: &mut String, names: &[&str], logs: &[Vec<String>]) -> std::fmt::Result {
+/// Each seat's log from a replay's end line (its first 40 lines), under the seat's name.
+pub(super) fn print_logs(
+    out: &mut String,
+    names: &[&str],
+    logs: &[Vec<String>],
+) -> std::fmt::Result {
     for (seat, lines) in logs.iter().enumerate() {
         if lines.is_empty() {
             continue;

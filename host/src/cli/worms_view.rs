@@ -597,6 +597,10 @@ pub fn print_replay(
         }
     }
     writeln!(out, "\n{}", end_text(end.as_deref()))?;
+    if let Some(recorded) = &file.end {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        super::replay::print_logs(out, &names, &recorded.logs)?;
+    }
     Ok(())
 }
 
