@@ -354,3 +354,37 @@ fn an_answer_that_is_not_a_legal_move_loses_as_illegal() {
     }
     assert!(text.contains("not among the legal moves"), "{text}");
 }
+
+#[test]
+fn a_free_dice_replay_shows_what_each_bot_logged() {
+    let dir = util::scratch("dice-replay-logs");
+    let bot = dir.join("talker.lua");
+    std::fs::write(
+        &bot,
+        "return { choose_move = function(obs) print('face', obs.face) return { from = obs.legal[1].from, to = obs.legal[1].to } end }\n",
+    )
+    .unwrap();
+    let replays = dir.join("replays");
+    let out = util::botbox(&[
+        "tournament",
+        "dice",
+        "--dice",
+        "examples/dice/wuerfel0.txt",
+        "--die",
+        "1",
+        "--players",
+        bot.to_str().unwrap(),
+        "strategies/lua/dice/frontmost.lua",
+        "--games",
+        "2",
+        "--replay-dir",
+        replays.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", util::stderr(&out));
+    let shown = util::botbox(&["replay", replays.join("dice-0001.jsonl").to_str().unwrap()]);
+    let text = util::stdout(&shown);
+    assert!(
+        text.contains("log of seat") && text.contains("talker") && text.contains("| face\t"),
+        "{text}"
+    );
+}

@@ -586,6 +586,9 @@ fn print_dice(out: &mut String, file: &ReplayFile, last: Option<usize>) -> anyho
             Some(seat) => writeln!(out, "end: {} wins after {} turns", names[seat], engine.2)?,
             None => writeln!(out, "end: draw ({}) after {} turns", engine.1, engine.2)?,
         }
+        // The free variant's strategies: their logs, under their names.
+        let strategies: Vec<&str> = h.strategies.iter().map(|s| s.name.as_str()).collect();
+        print_logs(out, &strategies, &end.logs)?;
     }
     Ok(())
 }
