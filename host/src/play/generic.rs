@@ -12,7 +12,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::games::contract::{Match, Outcome, Refusal, Rules, SeatIndex, Turn, Variant};
-use crate::games::{Rng, rng, seat_seed};
+use crate::games::{Rng, derive_seed, rng, seat_seed};
 use crate::runtime::{Fault, FaultKind, Instance, Setup, Strategy};
 
 /// Who sits in a seat.
@@ -32,6 +32,21 @@ pub struct Opening {
     /// Moves drawn by the game's random player.
     pub plies: u32,
     pub seed: u64,
+}
+
+/// The stream of [`derive_seed`] openings are drawn from.
+const OPENINGS: u64 = 1 << 40;
+
+impl Opening {
+    /// The opening of game number `round` of a pairing in a run seeded with `run_seed`: the pair of
+    /// games `2k`, `2k + 1` (sides swapped) shares opening `k`, seeded `derive_seed(run_seed,
+    /// OPENINGS + k)`, the same in every pairing. `None` for no plies.
+    pub fn for_pair(plies: u32, run_seed: u64, round: usize) -> Option<Opening> {
+        (plies > 0).then(|| Opening {
+            plies,
+            seed: derive_seed(run_seed, OPENINGS + (round / 2) as u64),
+        })
+    }
 }
 
 /// One decision as it was played, for a trace.
@@ -63,8 +78,6 @@ pub struct Played {
     /// Each seat's decisions and the time they took, strategy code and crossing included.
     pub decisions: Vec<u32>,
     pub time: Vec<Duration>,
-    /// The seat that faulted first, if any.
-    pub faulted: Option<SeatIndex>,
     /// The SHA-256 of the moves in order (opening included): equal for games that went the same way.
     pub moves_sha256: String,
 }
@@ -111,7 +124,6 @@ pub fn play(
         logs: vec![Vec::new(); n],
         decisions: vec![0; n],
         time: vec![Duration::ZERO; n],
-        faulted: None,
         moves_sha256: String::new(),
     };
     let mut moves = Sha256::new();
@@ -130,9 +142,6 @@ pub fn play(
                     }),
                     Err(fault) => {
                         played.faults[seat as usize] = Some(fault);
-                        if played.faulted.is_none() {
-                            played.faulted = Some(seat);
-                        }
                         agents.push(Agent::Random(Box::new(rng(seat_seed))));
                     }
                 }
@@ -140,15 +149,15 @@ pub fn play(
         }
     }
     for (seat, agent) in agents.iter_mut().enumerate() {
-        if played.faulted.is_none()
+        if played.faults.iter().all(Option::is_none)
             && let Some(fault) = missing_function(rules, agent)
         {
             played.faults[seat] = Some(fault);
-            played.faulted = Some(seat as SeatIndex);
         }
     }
-    if let Some(seat) = played.faulted {
-        played.outcome = game.forfeit(seat, "fault");
+    // At the set-up, the first seat that faulted forfeits (each fault is recorded).
+    if let Some(seat) = played.faults.iter().position(Option::is_some) {
+        played.outcome = game.forfeit(seat as SeatIndex, "fault");
         return Ok(finish(played, agents, moves));
     }
     if let Some(opening) = opening {
@@ -214,18 +223,19 @@ pub fn play(
                 trace(&step);
             }
             Err(fault) => {
-                played.faults[seat] = Some(fault);
-                played.faulted = Some(turn.seat);
-                played.outcome = game.forfeit(turn.seat, "fault");
-                return Ok(finish(played, agents, moves));
+                return Ok(forfeited(
+                    played,
+                    game.as_mut(),
+                    agents,
+                    moves,
+                    turn.seat,
+                    fault,
+                ));
             }
         }
         for (seat, function, payload) in game.take_notices() {
             if let Err(fault) = notify(&mut agents[seat as usize], function, &payload) {
-                played.faults[seat as usize] = Some(fault);
-                played.faulted = Some(seat);
-                played.outcome = game.forfeit(seat, "fault");
-                return Ok(finish(played, agents, moves));
+                return Ok(forfeited(played, game.as_mut(), agents, moves, seat, fault));
             }
         }
     }
@@ -328,12 +338,22 @@ fn new_lines(agent: &mut Agent) -> Vec<String> {
     }
 }
 
+/// The game ended by `seat`'s fault during play: it forfeits.
+fn forfeited(
+    mut played: Played,
+    game: &mut dyn Match,
+    agents: Vec<Agent>,
+    moves: Sha256,
+    seat: SeatIndex,
+    fault: Fault,
+) -> Played {
+    played.faults[seat as usize] = Some(fault);
+    played.outcome = game.forfeit(seat, "fault");
+    finish(played, agents, moves)
+}
+
 fn finish(mut played: Played, agents: Vec<Agent>, moves: Sha256) -> Played {
-    played.moves_sha256 = moves
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    played.moves_sha256 = crate::runtime::hex(&moves.finalize());
     for (seat, agent) in agents.iter().enumerate() {
         if let Agent::Bot { instance, .. } = agent {
             played.logs[seat] = instance.log();

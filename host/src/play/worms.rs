@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::games::worms::{Game, Map, Move, Seat, Verdict};
-use crate::games::{derive_seed, rng, seat_seed};
+use crate::games::{rng, seat_seed};
 use crate::play::generic::Opening;
 use crate::play::worms_text::TextBot;
 use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
@@ -231,9 +231,6 @@ pub struct Worms {
     pub openings: Option<(u32, u64)>,
 }
 
-/// The stream of [`derive_seed`] the openings are drawn from (as `tournament::versus` draws them).
-const OPENINGS: u64 = 1 << 40;
-
 impl Worms {
     /// The maps, with no openings.
     pub fn new(maps: Vec<NamedMap>) -> Worms {
@@ -243,15 +240,10 @@ impl Worms {
         }
     }
 
-    /// The opening of a scheduled game: pair `k` (games `2k`, `2k + 1` of a pairing) is seeded with
-    /// `derive_seed(run seed, OPENINGS + k)`.
+    /// The opening of a scheduled game ([`Opening::for_pair`]).
     pub fn opening(&self, game: &Scheduled) -> Option<Opening> {
         self.openings
-            .filter(|(plies, _)| *plies > 0)
-            .map(|(plies, seed)| Opening {
-                plies,
-                seed: derive_seed(seed, OPENINGS + (game.round / 2) as u64),
-            })
+            .and_then(|(plies, seed)| Opening::for_pair(plies, seed, game.round))
     }
 }
 

@@ -31,7 +31,7 @@ pub use fault::{Fault, FaultKind, LoadError};
 pub use limits::{LimitSpec, Limits};
 pub use payload::{Answer, Payload};
 pub use source::{
-    SourceKind, WASM_TARGET, build_rust_crate, build_wasm_packages, sha256_hex as source_hash,
+    SourceKind, WASM_TARGET, build_rust_crate, build_wasm_packages, hex, sha256_hex as source_hash,
 };
 
 /// A strategy file, loaded and validated, ready to be instantiated for any number of games on any thread.

@@ -5,7 +5,6 @@
 use serde_json::json;
 
 use crate::games::contract::{Rules, Variant};
-use crate::games::derive_seed;
 use crate::play::generic::{self, Opening, Player, Step};
 use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
 use crate::runtime::Strategy;
@@ -21,10 +20,6 @@ pub struct Versus {
     /// The run's seed, from which the openings are drawn.
     pub seed: u64,
 }
-
-/// The stream of [`derive_seed`] the openings are drawn from: opening `k` (of the pair of games
-/// `2k`, `2k + 1` of every pairing) is seeded with `derive_seed(run seed, OPENINGS + k)`.
-const OPENINGS: u64 = 1 << 40;
 
 impl std::fmt::Debug for Versus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -106,10 +101,7 @@ impl Duel for Versus {
             ))
         });
         let seats = strategies.map(Player::Bot);
-        let opening = (self.openings > 0).then(|| Opening {
-            plies: self.openings,
-            seed: derive_seed(self.seed, OPENINGS + (game.round / 2) as u64),
-        });
+        let opening = Opening::for_pair(self.openings, self.seed, game.round);
         let played = generic::play(
             self.rules,
             variant,
