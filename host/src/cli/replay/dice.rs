@@ -1,0 +1,242 @@
+//! The dice replay reader (strict and free rules): re-rolls and re-plays each turn from the header's dice.
+
+use std::fmt::Write as _;
+
+use botbox::games::rng;
+use botbox::replay::ReplayFile;
+use botbox::runtime::Fault;
+use serde::Deserialize;
+
+use super::{check_seats, difference, parse, print_logs, same_result};
+
+/// A die as a dice replay's header gives it.
+#[derive(Deserialize)]
+struct DieParam {
+    name: String,
+    faces: Vec<u64>,
+}
+
+/// The parameters of a dice replay (`play::dice` and `play::dice_free` write them).
+#[derive(Deserialize)]
+struct DiceParams {
+    rules: String,
+    dice: [DieParam; 2],
+    a_starts: bool,
+}
+
+/// The end of a dice replay; `faults` only in the free variant.
+#[derive(Deserialize)]
+struct DiceEnd {
+    winner: Option<usize>,
+    reason: String,
+    turns: u32,
+    #[serde(default)]
+    faults: Option<[Option<Fault>; 2]>,
+}
+
+/// A dice replay (strict or free rules), re-played: a game is started from the header's dice, seed
+/// and starting die, every turn rolls the engine's die (the face must be the recorded one) and plays
+/// the recorded move (under the strict rule the frontmost, the only legal choice), which must be
+/// legal and give the recorded capture and places; the end must be the engine's (or, in the free
+/// variant, a fault in a game still going, with the winner the fault gives). What is printed is the
+/// engine's.
+pub(super) fn print_dice(
+    out: &mut String,
+    file: &ReplayFile,
+    last: Option<usize>,
+) -> anyhow::Result<()> {
+    use botbox::games::dice::{Die, End, Game, Place, Position};
+    use botbox::play::dice::Turn;
+    let h = &file.header;
+    let hl = file.header_line;
+    let params: DiceParams = parse(file, hl, "params", &h.params)?;
+    let strict = match params.rules.as_str() {
+        "strict" => true,
+        "free" => false,
+        other => {
+            return Err(file
+                .bad(
+                    hl,
+                    format!("params.rules is {other:?}, not \"strict\" or \"free\""),
+                )
+                .into());
+        }
+    };
+    check_seats(file, if strict { 0 } else { 2 })?;
+    let die = |i: usize| {
+        Die::new(params.dice[i].faces.clone())
+            .map_err(|e| file.bad(hl, format!("params.dice[{i}]: {e}")))
+    };
+    let mut game = Game::new(die(0)?, die(1)?, params.a_starts, rng(h.seed));
+    let places = |game: &Game| [game.position().places(0), game.position().places(1)];
+    let start: [[Place; 4]; 2] = parse(file, hl, "start.places", &h.start["places"])?;
+    if start != [Position::START.places(0), Position::START.places(1)] {
+        return Err(file
+            .bad(
+                hl,
+                "start.places is not the start (every piece waiting on B)",
+            )
+            .into());
+    }
+    let names = [params.dice[0].name.as_str(), params.dice[1].name.as_str()];
+    writeln!(
+        out,
+        "dice game {} seed {}: {} {} against {} {}, {} starts",
+        h.number,
+        h.seed,
+        names[0],
+        serde_json::json!(params.dice[0].faces),
+        names[1],
+        serde_json::json!(params.dice[1].faces),
+        names[usize::from(!params.a_starts)]
+    )?;
+    let step_name = |s: u8| match s {
+        0 => "A".to_string(),
+        s if s >= 40 => ["a", "b", "c", "d"]
+            .get(usize::from(s - 40))
+            .map_or_else(|| format!("?{s}"), |g| g.to_string()),
+        s => s.to_string(),
+    };
+    let show = |places: &[[Place; 4]; 2]| -> String {
+        let side = |ps: &[Place; 4]| {
+            ps.iter()
+                .map(|p| match p {
+                    Place::Waiting => "B".to_string(),
+                    Place::Step(s) => step_name(*s),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        format!(
+            "{}: {}  |  {}: {}",
+            names[0],
+            side(&places[0]),
+            names[1],
+            side(&places[1])
+        )
+    };
+    let skip = last.map_or(0, |n| file.turns.len().saturating_sub(n));
+    for (i, value) in file.turns.iter().enumerate() {
+        let line = file.turn_line(i);
+        let recorded: Turn = parse(file, line, "not a dice turn", value)?;
+        let roll = game
+            .roll()
+            .map_err(|_| file.bad(line, "a turn after the game ended"))?;
+        let mv = if strict {
+            game.moves().frontmost()
+        } else {
+            recorded.mv
+        };
+        let played = game.play(mv).map_err(|e| {
+            file.bad(
+                line,
+                format!(
+                    "turn {}: seat {} rolled {}: {e}",
+                    game.turns() + 1,
+                    game.to_move(),
+                    roll.face
+                ),
+            )
+        })?;
+        let t = Turn {
+            n: game.turns(),
+            seat: played.seat,
+            face: played.roll.face,
+            mv: played.mv,
+            captured: played.captured,
+            places: places(&game),
+        };
+        if let Some(what) = difference(&recorded, &t) {
+            return Err(file
+                .bad(line, format!("turn {} does not follow: {what}", t.n))
+                .into());
+        }
+        if i < skip {
+            continue;
+        }
+        let what = match t.mv {
+            None => "no move".to_string(),
+            Some(m) => format!(
+                "{} -> {}{}",
+                match m.from {
+                    Place::Waiting => "B".into(),
+                    Place::Step(s) => s.to_string(),
+                },
+                m.to,
+                if t.captured { ", captures" } else { "" }
+            ),
+        };
+        writeln!(
+            out,
+            "turn {:>4}: {} rolls {:>2}: {:<18} {}",
+            t.n,
+            names[t.seat],
+            t.face,
+            what,
+            show(&t.places)
+        )?;
+    }
+    if let Some(end) = &file.end {
+        let line = file.end_line();
+        let r: DiceEnd = parse(file, line, "not a dice result", &end.result)?;
+        let expected = match (strict, &r.faults) {
+            (true, Some(_)) => {
+                return Err(file.bad(line, "faults in a game of the strict rule").into());
+            }
+            (false, None) => {
+                return Err(file
+                    .bad(line, "the free variant's result has no faults")
+                    .into());
+            }
+            (false, Some([a, b])) if a.is_some() || b.is_some() => {
+                if game.outcome().is_some() {
+                    return Err(file
+                        .bad(
+                            line,
+                            "a fault after the game was over (no move was asked for)",
+                        )
+                        .into());
+                }
+                let winner = match (a, b) {
+                    (Some(_), None) => Some(1),
+                    (None, Some(_)) => Some(0),
+                    _ => None,
+                };
+                (winner, "fault".to_string())
+            }
+            _ => {
+                let Some(outcome) = game.outcome() else {
+                    return Err(file
+                        .bad(
+                            line,
+                            format!(
+                                "the game ends without a fault after turn {}, which does not \
+                                 end it",
+                                game.turns()
+                            ),
+                        )
+                        .into());
+                };
+                let reason = match outcome.end {
+                    End::Won(_) => "won".to_string(),
+                    End::Draw(why) => serde_json::to_value(why)
+                        .ok()
+                        .and_then(|v| v.as_str().map(String::from))
+                        .unwrap_or_default(),
+                };
+                (outcome.winner(), reason)
+            }
+        };
+        let said = (r.winner, r.reason.clone(), r.turns);
+        let engine = (expected.0, expected.1, game.turns());
+        same_result(file, line, &said, &engine)?;
+        match engine.0 {
+            Some(seat) => writeln!(out, "end: {} wins after {} turns", names[seat], engine.2)?,
+            None => writeln!(out, "end: draw ({}) after {} turns", engine.1, engine.2)?,
+        }
+        // The free variant's strategies: their logs, under their names.
+        let strategies: Vec<&str> = h.strategies.iter().map(|s| s.name.as_str()).collect();
+        print_logs(out, &strategies, &end.logs)?;
+    }
+    Ok(())
+}
