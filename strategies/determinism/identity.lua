@@ -6,7 +6,7 @@
 -- mixes in the text `tostring` gives for each key, and keeps a few of those objects alive from move
 -- to move among much garbage, so the collector runs between and during moves. It plays the option
 -- the first key of `pairs` points at, shifted by a checksum of the names. Every run of the same game
--- must play the same moves (tests/determinism.rs); if anything still followed an address, runs would
+-- must play the same moves (tests/suite/determinism.rs); if anything still followed an address, runs would
 -- differ.
 -- Not a strong bot.
 

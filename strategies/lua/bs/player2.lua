@@ -84,7 +84,7 @@ function M.call(_obs: BsCallObservation): boolean
 end
 
 -- Not part of the game (the host never calls it): the first `count` draws of a fresh generator seeded
--- with `seed`, nextDouble() or, with `bits`, next(bits), for tests/bs.rs to check against Java's
+-- with `seed`, nextDouble() or, with `bits`, next(bits), for tests/suite/bs.rs to check against Java's
 -- algorithm. It has a generator of its own and leaves this game's untouched.
 function M.java_random_draws(request: { seed: number, count: number, bits: number? }): { number }
 	local r = java_random(request.seed)

@@ -1,7 +1,7 @@
 //! The search, natively, against a Lua strategy run by the host's runtime (greedy by default), on
 //! the six example maps with the sides swapped: wins, draws and losses, the score with its 95%
 //! interval, and the time, nodes and depth of a move. A quick way to tune the search;
-//! `tests/worms_bots.rs` measures the WASM build the same way.
+//! `tests/suite/worms_bots.rs` measures the WASM build the same way.
 //!
 //! ```sh
 //! cargo run --release -p worms-search --example duel -- [GAMES] [NODES] [OPPONENT.lua]

@@ -7,7 +7,7 @@
 //! runs gave mean 2048 scores of 1287.6, 903.2 and 1255.8 in three runs of one command: addresses
 //! change with ASLR in every process, so three processes agreeing is not luck.
 
-mod util;
+use crate::util;
 
 use std::path::Path;
 

@@ -1,6 +1,6 @@
 //! End-to-end tests of `botbox dice`, run as a user would run it.
 
-mod util;
+use crate::util;
 
 use serde_json::Value;
 use util::{at, botbox, run_json, scratch, stderr, stdout};

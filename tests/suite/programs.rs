@@ -5,7 +5,7 @@
 //! have them paused between moves and killed at the end, in a cgroup and in the subreaper fallback
 //! alike.
 
-mod util;
+use crate::util;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -453,10 +453,10 @@ fn the_subreaper_fallback_contains_escapees_too() {
         return;
     }
     let tests = [
-        "escapees_are_killed_with_their_game",
-        "escapees_are_paused_between_moves",
-        "a_program_is_paused_until_asked_and_gone_once_dropped",
-        "containment_is_a_cgroup_where_the_machine_offers_one",
+        "programs::escapees_are_killed_with_their_game",
+        "programs::escapees_are_paused_between_moves",
+        "programs::a_program_is_paused_until_asked_and_gone_once_dropped",
+        "programs::containment_is_a_cgroup_where_the_machine_offers_one",
     ];
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         // One at a time, beside the other tests of this process.

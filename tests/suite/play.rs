@@ -2,7 +2,7 @@
 //! screen read back through a terminal emulator. The expected scores come from the library's own
 //! session with the same seed, so the screen is checked against the rules, not against itself.
 
-mod util;
+use crate::util;
 
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};

@@ -5,7 +5,7 @@
 //! be above 50%) with `cargo run --release --example worms_strength -- [GAMES] [BOT] [OPPONENT]`,
 //! and the fuel a move of the search costs with `cargo run --release --example worms_search_fuel`.
 
-mod util;
+use crate::util;
 
 use std::path::PathBuf;
 use std::sync::OnceLock;

@@ -1,6 +1,6 @@
 //! The narrated embedding example in examples/ runs and does what it says.
 
-mod util;
+use crate::util;
 
 use std::process::Command;
 

@@ -2,7 +2,7 @@
 //! a game, every C library call is bounded, garbage is not a fault, the deterministic limits decide
 //! whatever the machine's load, and messages stay small.
 
-mod util;
+use crate::util;
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

@@ -1,7 +1,7 @@
 //! End-to-end tests of `botbox match worms`, `botbox tournament worms` and Wormworld replays, run as
 //! a user would run them.
 
-mod util;
+use crate::util;
 
 use serde_json::Value;
 use util::{at, botbox, scratch, stderr, stdout};

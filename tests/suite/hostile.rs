@@ -1,7 +1,7 @@
 //! Hostile strategies: each fixture in strategies/hostile misbehaves in one way; each must end only its
 //! own game, with the right fault kind, and never crash or hang the host.
 
-mod util;
+use crate::util;
 
 use std::path::Path;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! run them. Small bots are written into scratch directories: the example bots of
 //! `strategies/lua/bs/` are other people's and may change.
 
-mod util;
+use crate::util;
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! Hot reload with the real file watcher (inotify on Linux) on a scratch directory: an in-place write,
 //! a rename-over save, a delete and re-create, a burst of saves and a save with a syntax error.
 
-mod util;
+use crate::util;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -1,6 +1,6 @@
 //! End-to-end tests of the `botbox` command line, run as a user would run it.
 
-mod util;
+use crate::util;
 
 use serde_json::Value;
 use util::{botbox, guest_wasm, scratch, stderr, stdout};

@@ -1,0 +1,16 @@
+//! The end-to-end tests, one binary with a module per area (as ripgrep does), so the test build
+//! links once. Each module reads like the specification of its area; `util` holds the helpers.
+
+mod bs;
+mod cli;
+mod determinism;
+mod dice;
+mod embed;
+mod hostile;
+mod play;
+mod programs;
+mod reload;
+mod sandbox;
+mod util;
+mod worms;
+mod worms_bots;
