@@ -26,9 +26,9 @@ use std::time::{Duration, Instant};
 
 use botbox::games::derive_seed;
 use botbox::games::worms::Map;
+use botbox::play::Ending;
 use botbox::play::worms::play_game;
 use botbox::runtime::{Limits, Strategy};
-use botbox::tournament::arena::Ending;
 use botbox::tournament::run_indexed;
 
 /// The example maps, in the order the measurement rotates through them.

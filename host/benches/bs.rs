@@ -5,7 +5,7 @@
 //! - `lua`: what a game costs in Lua strategies: starting an instance (a pooled Luau state of the bot,
 //!   the file's top level run in a new environment) and one `play` or `call` decision, observation
 //!   building and answer decoding included; and building a `call` observation's table alone.
-//! - `tournament`: `tournament::pool::run` over the Lua bots of `strategies/lua/bs/` (seven of them),
+//! - `tournament`: `tournament::runner::run` (pool tables) over the Lua bots of `strategies/lua/bs/` (seven of them),
 //!   each game seating four, at one and two game threads. The target is 3,300 games/s at two jobs.
 //!
 //! Run with `cargo bench -p botbox --bench bs`.
@@ -16,8 +16,7 @@ use botbox::games::bs::{Game, policy};
 use botbox::games::derive_seed;
 use botbox::play::bs::{Bs, Hosted, Player};
 use botbox::runtime::{Limits, Strategy};
-use botbox::tournament::arena::Entry;
-use botbox::tournament::pool::{self, Plan};
+use botbox::tournament::runner::{self, Entry, Format, Plan, Run};
 use divan::Bencher;
 use divan::counter::ItemsCount;
 
@@ -146,14 +145,20 @@ mod tournament {
                 strategy: load(p),
             })
             .collect();
-        let plan = Plan {
-            games: GAMES,
-            seed: 1,
-            seats: 4,
-            repeat: false,
+        let run = Run {
+            plan: Plan {
+                format: Format::Pool,
+                games: GAMES,
+                seed: 1,
+                seats: 4,
+                repeat: false,
+            },
+            shard: None,
+            jobs,
+            record: false,
         };
         bencher.counter(ItemsCount::new(GAMES)).bench(|| {
-            pool::run(&Bs, &entries, plan.clone(), jobs, false, |_, _, _| {})
+            runner::run(&Bs, &entries[..], entries.len(), run.clone(), |_, _, _| {})
                 .expect("a valid plan")
                 .games
                 .len()

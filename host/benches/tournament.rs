@@ -9,7 +9,7 @@ use std::path::Path;
 use botbox::games::worms::Map;
 use botbox::play::worms::{NamedMap, Worms};
 use botbox::runtime::{Limits, Strategy};
-use botbox::tournament::arena::{self, Entry, Format, Plan};
+use botbox::tournament::runner::{self, Entry, Format, Plan, Run};
 use divan::Bencher;
 use divan::counter::ItemsCount;
 
@@ -44,14 +44,28 @@ fn setup() -> (Worms, Vec<Entry>) {
 #[divan::bench(args = [1, 2], sample_count = 10)]
 fn lua_round_robin_games(bencher: Bencher, jobs: usize) {
     let (worms, entries) = setup();
-    let plan = Plan {
-        format: Format::RoundRobin,
-        games: GAMES,
-        seed: 1,
+    let run = Run {
+        plan: Plan {
+            format: Format::RoundRobin,
+            games: GAMES,
+            seed: 1,
+            seats: 2,
+            repeat: false,
+        },
+        shard: None,
+        jobs,
+        record: false,
     };
     bencher.counter(ItemsCount::new(3 * GAMES)).bench(|| {
-        arena::run(&worms, &entries, plan.clone(), jobs, false, |_, _, _| {})
-            .games
-            .len()
+        runner::run(
+            &worms,
+            &entries[..],
+            entries.len(),
+            run.clone(),
+            |_, _, _| {},
+        )
+        .expect("a valid plan")
+        .games
+        .len()
     });
 }

@@ -71,7 +71,9 @@ struct Watched {
 }
 
 /// Starts watching `files` (with the content hashes of the versions already in use). `load` loads
-/// and validates a new version; it runs on the watcher's thread, never on a game thread.
+/// and validates a new version (a smoke game, for a tournament); it runs on a loader thread of its
+/// own, neither on the file watcher's thread (which keeps taking events meanwhile) nor on a game
+/// thread. Saves are loaded in the order they were seen.
 pub fn watch(
     files: &[(PathBuf, String)],
     load: impl Fn(usize, &Path) -> Result<Strategy, String> + Send + 'static,
@@ -92,6 +94,28 @@ pub fn watch(
         })
         .collect();
     let (tx, messages) = mpsc::channel();
+    // The watcher's thread only reads and hashes files; the loader thread loads them. It ends when
+    // the debouncer (and with it `jobs`) is dropped, or the `Watcher` (and with it `messages`).
+    let (jobs, todo) = mpsc::channel::<(usize, PathBuf, String)>();
+    std::thread::Builder::new()
+        .name("botbox-reload".into())
+        .spawn(move || {
+            for (index, path, hash) in todo {
+                let message = match load(index, &path) {
+                    Ok(strategy) => Reload::Updated { index, strategy },
+                    Err(error) => Reload::Failed {
+                        index,
+                        path,
+                        hash,
+                        error,
+                    },
+                };
+                if tx.send(message).is_err() {
+                    return;
+                }
+            }
+        })
+        .map_err(notify::Error::io)?;
     let mut debouncer = new_debouncer(QUIET, move |result: DebounceEventResult| {
         let Ok(events) = result else { return };
         let touched: Vec<&Path> = events.iter().map(|e| e.path.as_path()).collect();
@@ -116,16 +140,7 @@ pub fn watch(
                 continue;
             }
             w.seen = Some(hash.clone());
-            let message = match load(index, &w.path) {
-                Ok(strategy) => Reload::Updated { index, strategy },
-                Err(error) => Reload::Failed {
-                    index,
-                    path: w.path.clone(),
-                    hash,
-                    error,
-                },
-            };
-            if tx.send(message).is_err() {
+            if jobs.send((index, w.path.clone(), hash)).is_err() {
                 return;
             }
         }

@@ -180,7 +180,7 @@ fn a_tournament_seats_four_of_the_pool_and_reports_standings_with_intervals() {
         .map(|s| s["wins"].as_u64().unwrap())
         .sum();
     let ends = &json["ends"];
-    assert_eq!(ends["void"], 0, "{text}");
+    assert_eq!(ends["faulted"], 0, "{text}");
     assert_eq!(wins, ends["won"].as_u64().unwrap());
     let seated: u64 = json["standings"]
         .as_array()
@@ -268,7 +268,7 @@ fn misbehaving_bots_lose_their_games_void_them_for_the_others_and_the_run_goes_o
         assert_eq!(s["faults"], serde_json::json!({}), "{name}: {s}");
         assert!(s["void"].as_u64().unwrap() >= 1, "{name}: {s}");
     }
-    let void = json["ends"]["void"].as_u64().unwrap();
+    let void = json["ends"]["faulted"].as_u64().unwrap();
     assert!(void >= 20, "most tables seat a misbehaving bot: {void}");
     let games = json["games"].as_array().unwrap();
     assert_eq!(games.len(), 30, "the tournament finished");
@@ -488,7 +488,7 @@ fn a_program_plays_over_json_lines_and_is_sent_every_event() {
         &["--games", "3", "--replay-dir", replays.to_str().unwrap()],
     );
     assert_eq!(standing(&json, "p1")["faults"], serde_json::json!({}));
-    assert_eq!(json["ends"]["void"], 0);
+    assert_eq!(json["ends"]["faulted"], 0);
     let text = std::fs::read_to_string(replays.join("bs-0001.jsonl")).unwrap();
     let lines: Vec<Value> = text
         .lines()
@@ -648,7 +648,7 @@ fn player2_makes_the_contests_calls_the_same_in_every_game() {
     args.extend(paths(&bots));
     args.extend_from_slice(&["--games", "12", "--replay-dir", replays.to_str().unwrap()]);
     let (_, json) = run_json(&dir, &args);
-    assert_eq!(json["ends"]["void"], 0);
+    assert_eq!(json["ends"]["faulted"], 0);
     let mut longest = 0;
     for game in 1..=12 {
         let file = replays.join(format!("bs-{game:04}.jsonl"));

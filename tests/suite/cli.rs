@@ -22,10 +22,11 @@ fn bench_prints_the_table() {
     let text = stdout(&out);
     for needle in [
         "points",
-        "reached 2048",
-        "score mean / median",
-        "moves per second",
-        "time per move",
+        "mean score",
+        "median",
+        "2048 benchmark",
+        "largest",
+        "moves/game",
         "faults",
     ] {
         assert!(text.contains(needle), "missing {needle:?} in\n{text}");
@@ -71,7 +72,7 @@ fn replays_are_written_and_printed() {
         dir.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let file = dir.join("game-0002.jsonl");
+    let file = dir.join("2048-0002.jsonl");
     let lines: Vec<Value> = std::fs::read_to_string(&file)
         .unwrap()
         .lines()
@@ -195,7 +196,7 @@ fn hostile_strategies_fault_only_their_own_games_and_bench_finishes() {
     // Every game faulted: the report is written and shown, and the exit status says no game completed.
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stdout(&out).contains("fuel 3"), "{}", stdout(&out));
-    assert_eq!(json(&file)["summary"]["faults"]["fuel"], 3);
+    assert_eq!(json(&file)["standings"][0]["faults"]["fuel"], 3);
 }
 
 #[test]
@@ -271,7 +272,7 @@ fn parameters_reach_the_strategy_and_the_replay() {
         replays.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let text = std::fs::read_to_string(replays.join("game-0001.jsonl")).unwrap();
+    let text = std::fs::read_to_string(replays.join("2048-0001.jsonl")).unwrap();
     let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert_eq!(
         header["strategies"][0]["params"],
@@ -978,7 +979,7 @@ fn mutated_replays_of_every_game_are_refused_at_their_line_and_never_panic() {
     ];
     let names = ["2048", "dice", "bs", "worms", "dice-free", "connect4"];
     let files = [
-        "game-0001.jsonl",
+        "2048-0001.jsonl",
         "dice-D1-D2-0001.jsonl",
         "bs-0001.jsonl",
         "worms-0001.jsonl",

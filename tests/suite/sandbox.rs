@@ -339,7 +339,7 @@ fn a_hundred_games_of_a_12_mb_error_keep_the_host_and_the_report_small() {
     let size = std::fs::metadata(&json).unwrap().len();
     assert!(size < 1 << 20, "report of {size} bytes");
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let fault = &report["games"][0]["fault"];
+    let fault = &report["games"][0]["faults"][0];
     assert_eq!(fault["kind"], "error");
     let message = fault["message"].as_str().unwrap();
     assert!(message.len() <= 4096, "{}", message.len());

@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use botbox::runtime::{LimitSpec, Params, Strategy};
-use botbox::tournament::arena::{self, Entry, Format};
+use botbox::tournament::runner::{self, Entry, Format};
 use serde::Deserialize;
 
 /// The games a tournament file can run.
@@ -146,7 +146,7 @@ impl Loaded {
                 .with_params(spec.params.clone());
             strategies.push(strategy);
         }
-        let stems = arena::unique_names(&strategies);
+        let stems = runner::unique_names(&strategies);
         let mut entries: Vec<Entry> = Vec::new();
         for ((spec, strategy), stem) in self.file.entries.iter().zip(strategies).zip(stems) {
             let name = spec.name.clone().unwrap_or(stem);
@@ -207,7 +207,7 @@ pub struct Overrides {
     #[arg(long, value_name = "DIR")]
     pub replay_dir: Option<PathBuf>,
     #[command(flatten)]
-    pub flags: super::arena::TournamentFlags,
+    pub flags: super::run::TournamentFlags,
     /// Limits over the file's `[limits]`
     #[command(flatten)]
     pub limits: LimitSpec,
@@ -219,7 +219,7 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
     let f = &loaded.file;
     let limits = f.limits.and(&overrides.limits);
     let entries = loaded.entries(&limits)?;
-    let run = super::arena::RunArgs {
+    let run = super::run::RunArgs {
         seed: f.seed,
         jobs: overrides.jobs.or(f.jobs),
         json: overrides
@@ -252,7 +252,8 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
                 openings: Some((f.openings, f.seed)),
             };
             let games = f.games.unwrap_or(20);
-            super::arena::run_and_report(&duel, &entries, f.format, games, &run, flags)?;
+            let plan = super::run::two_players(f.format, games, f.seed);
+            super::run::run_and_report(&duel, &entries, plan, &run, flags)?;
         }
         Game::Dice => {
             match f.variant.as_deref() {
@@ -269,7 +270,8 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
             let (duel, entries) =
                 super::dice_free::lineup(&loaded.resolve(dice), &f.die, &entries, f.seed)?;
             let games = f.games.unwrap_or(1000);
-            super::arena::run_and_report(&duel, &entries, f.format, games, &run, flags)?;
+            let plan = super::run::two_players(f.format, games, f.seed);
+            super::run::run_and_report(&duel, &entries, plan, &run, flags)?;
         }
         Game::Connect4 => {
             let variants: Vec<String> = f
@@ -287,17 +289,13 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
             let duel = super::versus::duel("connect4", &variants, f.openings, f.seed)
                 .with_context(|| in_file("variants"))?;
             let games = f.games.unwrap_or(20);
-            super::arena::run_and_report(&duel, &entries, f.format, games, &run, flags)?;
+            let plan = super::run::two_players(f.format, games, f.seed);
+            super::run::run_and_report(&duel, &entries, plan, &run, flags)?;
         }
         Game::Bs => {
-            if flags.watch || flags.shard.is_some() {
-                anyhow::bail!(
-                    "{}: a BS pool tournament does not take --watch or --shard yet",
-                    path.display()
-                );
-            }
             let games = f.games.unwrap_or(1000);
-            super::bs::run_and_report(&entries, games, f.repeat, &run, "tournament")?;
+            let plan = super::bs::plan(games, f.repeat, f.seed);
+            super::run::run_and_report(&botbox::play::bs::Bs, &entries, plan, &run, flags)?;
         }
     }
     Ok(std::process::ExitCode::SUCCESS)

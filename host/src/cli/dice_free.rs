@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use botbox::play::dice_free::DiceFree;
-use botbox::tournament::arena::{Entry, Format};
+use botbox::tournament::runner::{Entry, Format};
 
-use super::arena::{self, RunArgs};
+use super::run::{self, RunArgs};
 
 /// The rules a dice tournament plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -51,7 +51,7 @@ pub struct TournamentArgs {
     #[command(flatten)]
     run: RunArgs,
     #[command(flatten)]
-    flags: arena::TournamentFlags,
+    flags: run::TournamentFlags,
 }
 
 pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
@@ -61,16 +61,10 @@ pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         "--games {} is odd: every pairing plays an even number of games, each entry starting half",
         args.games
     );
-    let strategies = arena::load_entries(&args.players, &args.run.limits)?;
+    let strategies = run::load_entries(&args.players, &args.run.limits)?;
     let (duel, entries) = lineup(&args.dice, &args.die, &strategies, args.run.seed)?;
-    arena::run_and_report(
-        &duel,
-        &entries,
-        args.format,
-        args.games,
-        &args.run,
-        &args.flags,
-    )?;
+    let plan = run::two_players(args.format, args.games, args.run.seed);
+    run::run_and_report(&duel, &entries, plan, &args.run, &args.flags)?;
     Ok(ExitCode::SUCCESS)
 }
 

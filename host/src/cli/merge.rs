@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use botbox::tournament::arena::Report;
+use botbox::tournament::runner::Report;
 use botbox::tournament::shard;
 
 /// Merge the JSON reports of a tournament played in shards (--shard K/N) into one
@@ -52,7 +52,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
             names.join(", ")
         )
     })?;
-    super::print_report(&super::arena::render(&report))?;
+    super::print_report(&super::run::render(&report))?;
     if let Some(path) = &args.json {
         super::write_json(path, &report)?;
     }

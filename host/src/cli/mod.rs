@@ -1,6 +1,5 @@
 //! The subcommands, one file each. Each has `--help` with examples and an `execute` function.
 
-mod arena;
 mod bench;
 mod board_view;
 mod bs;
@@ -15,6 +14,7 @@ mod merge;
 mod new;
 mod play;
 mod replay;
+mod run;
 mod schemas;
 mod versus;
 mod watch;
@@ -30,7 +30,7 @@ use clap::{Parser, Subcommand, ValueEnum};
     name = "botbox",
     version,
     about = "Run untrusted game strategies (Lua or WebAssembly) under limits: benchmarks, checks and replays",
-    after_help = "Examples:\n  botbox bench 2048 strategies/lua/g2048/corner.lua\n  botbox check 2048 my_bot.lua\n  botbox games\n  botbox play 2048 --undo 5\n  botbox replay replays/game-0001.jsonl\n\nDocs: docs/lua-api.md (Lua strategies), docs/wasm-abi.md (WASM strategies)"
+    after_help = "Examples:\n  botbox bench 2048 strategies/lua/g2048/corner.lua\n  botbox check 2048 my_bot.lua\n  botbox games\n  botbox play 2048 --undo 5\n  botbox replay replays/2048-0001.jsonl\n\nDocs: docs/lua-api.md (Lua strategies), docs/wasm-abi.md (WASM strategies)"
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -25,8 +25,8 @@ use serde_json::Value;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   botbox bench 2048 strategies/lua/g2048/corner.lua --games 3 --replay-dir replays/
-  botbox replay replays/game-0001.jsonl
-  botbox replay replays/game-0001.jsonl --last 5
+  botbox replay replays/2048-0001.jsonl
+  botbox replay replays/2048-0001.jsonl --last 5
   botbox replay replays/bs-0012.jsonl               # a BS game turn by turn, every card face up
   botbox replay replays/worms-0007.jsonl            # animated on a terminal: space, arrows, + and -
   botbox replay replays/worms-0007.jsonl --print    # every board as text")]

@@ -8,10 +8,10 @@ use std::process::ExitCode;
 use anyhow::Context;
 use botbox::games::contract::{Rules, Variant};
 use botbox::games::registry;
-use botbox::tournament::arena::Format;
+use botbox::tournament::runner::Format;
 use botbox::tournament::versus::Versus;
 
-use super::arena::{self, RunArgs};
+use super::run::{self, RunArgs};
 
 /// Play games between two strategies, sides swapped every game
 #[derive(Debug, clap::Args)]
@@ -69,7 +69,7 @@ pub struct TournamentArgs {
     #[command(flatten)]
     run: RunArgs,
     #[command(flatten)]
-    flags: arena::TournamentFlags,
+    flags: run::TournamentFlags,
 }
 
 /// Start variety for deterministic games.
@@ -83,15 +83,9 @@ pub(super) struct OpeningArgs {
 
 pub fn execute_match(game: &str, args: MatchArgs) -> anyhow::Result<ExitCode> {
     let duel = duel(game, &args.variants, args.openings.openings, args.run.seed)?;
-    let entries = arena::load_entries(&[args.first, args.second], &args.run.limits)?;
-    arena::run_and_report(
-        &duel,
-        &entries,
-        Format::RoundRobin,
-        args.games,
-        &args.run,
-        &Default::default(),
-    )?;
+    let entries = run::load_entries(&[args.first, args.second], &args.run.limits)?;
+    let plan = run::two_players(Format::RoundRobin, args.games, args.run.seed);
+    run::run_and_report(&duel, &entries, plan, &args.run, &Default::default())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -101,15 +95,9 @@ pub fn execute_tournament(game: &str, args: TournamentArgs) -> anyhow::Result<Ex
         "a tournament needs at least two --players"
     );
     let duel = duel(game, &args.variants, args.openings.openings, args.run.seed)?;
-    let entries = arena::load_entries(&args.players, &args.run.limits)?;
-    arena::run_and_report(
-        &duel,
-        &entries,
-        args.format,
-        args.games,
-        &args.run,
-        &args.flags,
-    )?;
+    let entries = run::load_entries(&args.players, &args.run.limits)?;
+    let plan = run::two_players(args.format, args.games, args.run.seed);
+    run::run_and_report(&duel, &entries, plan, &args.run, &args.flags)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -11,17 +11,19 @@ use anyhow::Context;
 use botbox::play::worms::Worms;
 use botbox::reload::{self, Reload};
 use botbox::runtime::Strategy;
-use botbox::tournament::arena::{self, Duel, Entry, Format, Plan};
-use botbox::tournament::bench::{self, BenchConfig};
+use botbox::tournament::hosted::Series2048;
+use botbox::tournament::runner::{self, Entry, Format, GameRecord, Plan, Playable, Run};
 
-use super::arena::smoke;
 use super::limits::LimitArgs;
+use super::run::smoke;
 
 /// The games `watch` evaluates in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum WatchGame {
     Worms,
     Dice,
+    Bs,
+    Connect4,
     #[value(name = "2048")]
     G2048,
 }
@@ -33,6 +35,9 @@ pub enum WatchGame {
   botbox watch my_bot.lua --game worms --vs strategies/lua/worms/*.lua --map examples/worms/
   botbox watch my_dice_bot.lua --game dice --vs strategies/lua/dice/frontmost.lua --dice examples/dice/wuerfel0.txt --die 1
   botbox watch my_bot.lua --game 2048 --batch 10
+  botbox watch my_bot.lua --game bs --vs strategies/lua/bs/player1.lua strategies/lua/bs/player4.lua \\
+      strategies/lua/bs/calculating_liar.lua --batch 50
+  botbox watch my_bot.lua --game connect4 --vs strategies/lua/connect4/center.lua --openings 4
 
 Each line is one more batch: the current version's score so far with its 95% interval, the previous
 version's, and their difference. A new version plays the same games (same seeds) as the previous one
@@ -57,7 +62,13 @@ pub struct Args {
     /// Dice: the die (numbered from 1) both players use
     #[arg(long, default_value_t = 1, value_name = "N")]
     die: usize,
-    /// Games per opponent per batch (2048: games per batch)
+    /// Connect Four: the variants by name or file (`botbox games`); the first by default
+    #[arg(long = "variant", value_name = "NAME|FILE")]
+    variants: Vec<String>,
+    /// Connect Four: random opening plies, the same for both games of a pair
+    #[arg(long, default_value_t = 0, value_name = "PLIES")]
+    openings: u32,
+    /// Games per opponent per batch (BS, 2048: games per batch)
     #[arg(long, default_value_t = 4)]
     batch: usize,
     /// Stop after this many batches in all (default: run until interrupted)
@@ -107,114 +118,100 @@ impl Tally {
 
 const Z: f64 = 1.959_963_984_540_054;
 
-/// One batch of games: the scores of the bot, in game order.
-trait Evaluation {
-    fn batch(&self, bot: &Strategy, batch: usize) -> Vec<f64>;
-    fn validate(&self, bot: &Strategy) -> Result<(), String>;
-    /// "score" for duels, "points per game" for 2048.
-    fn unit(&self) -> (&'static str, f64);
-}
-
-struct DuelEval<D: Duel> {
-    duel: D,
+/// Batches of games of the bot against its opponents: a gauntlet for two players, tables of the
+/// game's seats for more (the bot and opponents drawn from `--vs`), a series for a solo game.
+struct Eval {
+    game: std::sync::Arc<dyn Playable + Send + Sync>,
     opponents: Vec<Entry>,
     seed: u64,
     games: usize,
     jobs: usize,
 }
 
-impl<D: Duel> Evaluation for DuelEval<D> {
+impl Eval {
+    /// The bot's scores in batch `batch`, in game order: 1 won, 1/2 drawn, 0 lost (games of more
+    /// than two seats: won or not, void games left out); solo games: 2048's points (largest tile /
+    /// 2048), or the game's score.
     fn batch(&self, bot: &Strategy, batch: usize) -> Vec<f64> {
         let mut entries = vec![Entry {
             name: "bot".into(),
             strategy: bot.clone(),
         }];
-        entries.extend(self.opponents.iter().cloned());
+        let seats = self.game.seats();
+        if seats > 1 {
+            entries.extend(self.opponents.iter().cloned());
+        }
         let plan = Plan {
-            format: Format::Gauntlet,
+            format: match seats {
+                1 => Format::Series,
+                2 => Format::Gauntlet,
+                _ => Format::Pool,
+            },
             games: self.games,
             seed: botbox::games::derive_seed(self.seed, batch as u64),
+            seats,
+            repeat: seats > 2 && entries.len() < seats,
         };
-        let report = arena::run(&self.duel, &entries, plan, self.jobs, false, |_, _, _| {});
+        let run = Run {
+            plan,
+            shard: None,
+            jobs: self.jobs,
+            record: false,
+        };
+        let Ok(report) = runner::run(&self.game, &entries[..], entries.len(), run, |_, _, _| {})
+        else {
+            return Vec::new();
+        };
+        let solo = |g: &GameRecord| match &g.details {
+            Some(d) if self.game.game() == "2048" => d["max_tile"].as_f64().unwrap_or(0.0) / 2048.0,
+            _ => g.score.unwrap_or(0.0),
+        };
         report
             .games
             .iter()
-            .map(|g| match &g.winner {
-                None => 0.5,
-                Some(w) if w == "bot" => 1.0,
-                Some(_) => 0.0,
+            .filter(|g| !g.is_void())
+            .flat_map(|g| {
+                let seats: Vec<usize> = (0..g.players.len())
+                    .filter(|&s| g.players[s] == "bot")
+                    .collect();
+                seats
+                    .into_iter()
+                    .map(move |s| match (g.players.len(), g.winner_seat) {
+                        (1, _) => solo(g),
+                        (_, _) if g.faults[s].is_some() => 0.0,
+                        (2, None) => 0.5,
+                        (_, w) => f64::from(u8::from(w == Some(s))),
+                    })
             })
             .collect()
     }
 
     fn validate(&self, bot: &Strategy) -> Result<(), String> {
-        smoke(&self.duel, bot)
+        smoke(&self.game, bot)
     }
 
+    /// "score" for games between players, "points/game" for 2048, "score" for other solo games.
     fn unit(&self) -> (&'static str, f64) {
-        ("score", 100.0)
-    }
-}
-
-struct BenchEval {
-    seed: u64,
-    games: usize,
-    jobs: usize,
-}
-
-impl Evaluation for BenchEval {
-    fn batch(&self, bot: &Strategy, batch: usize) -> Vec<f64> {
-        let config = BenchConfig {
-            games: self.games,
-            seed: botbox::games::derive_seed(self.seed, batch as u64),
-            jobs: self.jobs,
-            ..BenchConfig::default()
-        };
-        bench::run(bot, &config, |_| {})
-            .map(|r| {
-                r.games
-                    .iter()
-                    .map(|g| f64::from(g.max_tile) / 2048.0)
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    fn validate(&self, bot: &Strategy) -> Result<(), String> {
-        let (record, _) = botbox::play::g2048::play(bot, 4, 1, 0, false);
-        match record.fault {
-            Some(f) => Err(format!("the smoke game faulted: {f}")),
-            None => Ok(()),
+        match (self.game.seats(), self.game.game()) {
+            (1, "2048") => ("points/game", 1.0),
+            (1, _) => ("score", 1.0),
+            (2, _) => ("score", 100.0),
+            _ => ("win %", 100.0),
         }
-    }
-
-    fn unit(&self) -> (&'static str, f64) {
-        ("points/game", 1.0)
     }
 }
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let jobs = super::jobs_or_cores(args.jobs);
-    let load_opponents = || -> anyhow::Result<Vec<Entry>> {
-        if args.vs.is_empty() {
-            anyhow::bail!("--vs: give the opponent(s) the bot plays");
+    let game: std::sync::Arc<dyn Playable + Send + Sync> = match args.game {
+        WatchGame::Worms => {
+            std::sync::Arc::new(Worms::new(super::worms::load_maps_from(&args.maps, None)?))
         }
-        super::arena::load_entries(&args.vs, &args.limits)
-    };
-    let eval: Box<dyn Evaluation> = match args.game {
-        WatchGame::Worms => Box::new(DuelEval {
-            duel: Worms::new(super::worms::load_maps_from(&args.maps, None)?),
-            opponents: load_opponents()?,
-            seed: args.seed,
-            games: args.batch,
-            jobs,
-        }),
         WatchGame::Dice => {
             let dice = args
                 .dice
                 .as_ref()
                 .context("--dice FILE: the dice file (the game is played with --die)")?;
-            let opponents = load_opponents()?;
             let dice_set = super::dice::read_dice(dice)?;
             if args.die == 0 || args.die > dice_set.len() {
                 anyhow::bail!(
@@ -225,24 +222,34 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
                 );
             }
             // Every entry plays the chosen die: the bot is entry 0, the opponents follow.
-            let duel = botbox::play::dice_free::DiceFree {
+            std::sync::Arc::new(botbox::play::dice_free::DiceFree {
                 dice: dice_set,
-                die_of: vec![args.die - 1; 1 + opponents.len()],
+                die_of: vec![args.die - 1; 1 + args.vs.len()],
                 seed: args.seed,
-            };
-            Box::new(DuelEval {
-                duel,
-                opponents,
-                seed: args.seed,
-                games: args.batch,
-                jobs,
             })
         }
-        WatchGame::G2048 => Box::new(BenchEval {
-            seed: args.seed,
-            games: args.batch,
-            jobs,
-        }),
+        WatchGame::Bs => std::sync::Arc::new(botbox::play::bs::Bs),
+        WatchGame::Connect4 => std::sync::Arc::new(super::versus::duel(
+            "connect4",
+            &args.variants,
+            args.openings,
+            args.seed,
+        )?),
+        WatchGame::G2048 => std::sync::Arc::new(Series2048 { size: 4 }),
+    };
+    let opponents = if game.seats() == 1 {
+        Vec::new()
+    } else if args.vs.is_empty() {
+        anyhow::bail!("--vs: give the opponent(s) the bot plays");
+    } else {
+        super::run::load_entries(&args.vs, &args.limits)?
+    };
+    let eval = Eval {
+        game,
+        opponents,
+        seed: args.seed,
+        games: args.batch,
+        jobs,
     };
     let limits = args.limits.limits();
     let params = args.limits.params();

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use botbox::games::worms::Map;
 use botbox::play::worms::{NamedMap, Worms};
-use botbox::tournament::arena::Format;
+use botbox::tournament::runner::Format;
 
-use super::arena::{self, RunArgs};
+use super::run::{self, RunArgs};
 
 /// Play Wormworld games between two strategies, maps rotated and sides swapped
 #[derive(Debug, clap::Args)]
@@ -74,7 +74,7 @@ pub struct TournamentArgs {
     #[command(flatten)]
     run: RunArgs,
     #[command(flatten)]
-    flags: arena::TournamentFlags,
+    flags: run::TournamentFlags,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -89,7 +89,7 @@ struct MapArgs {
 
 pub fn execute_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let maps = load_maps(&args.maps)?;
-    let entries = arena::load_entries(&[args.first, args.second], &args.run.limits)?;
+    let entries = run::load_entries(&[args.first, args.second], &args.run.limits)?;
     let duel = Worms {
         maps,
         openings: Some((args.openings.openings, args.run.seed)),
@@ -97,14 +97,8 @@ pub fn execute_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     if args.watch {
         return super::worms_view::watch_match(&duel, &entries, args.games, &args.run, args.delay);
     }
-    arena::run_and_report(
-        &duel,
-        &entries,
-        Format::RoundRobin,
-        args.games,
-        &args.run,
-        &Default::default(),
-    )?;
+    let plan = run::two_players(Format::RoundRobin, args.games, args.run.seed);
+    run::run_and_report(&duel, &entries, plan, &args.run, &Default::default())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -113,19 +107,13 @@ pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("a tournament needs at least two --players");
     }
     let maps = load_maps(&args.maps)?;
-    let entries = arena::load_entries(&args.players, &args.run.limits)?;
+    let entries = run::load_entries(&args.players, &args.run.limits)?;
     let duel = Worms {
         maps,
         openings: Some((args.openings.openings, args.run.seed)),
     };
-    arena::run_and_report(
-        &duel,
-        &entries,
-        args.format,
-        args.games,
-        &args.run,
-        &args.flags,
-    )?;
+    let plan = run::two_players(args.format, args.games, args.run.seed);
+    run::run_and_report(&duel, &entries, plan, &args.run, &args.flags)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -19,12 +19,13 @@ use botbox::games::worms::{Game, Map, Verdict};
 use botbox::play::worms::{Turn, Worms, play_game};
 use botbox::replay::ReplayFile;
 use botbox::runtime::Fault;
-use botbox::tournament::arena::{self, Duel, Entry, Format, GameRecord, Plan};
+use botbox::tournament::runner::{Entry, Format, GameRecord, Plan, Playable};
+use botbox::tournament::summary;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::arena::RunArgs;
 use super::replay::{check_seats, difference, parse, same_result};
+use super::run::RunArgs;
 
 const PLAYER_COLOURS: [Color; 2] = [Color::Blue, Color::Red];
 
@@ -287,8 +288,10 @@ pub fn watch_match(
         format: Format::RoundRobin,
         games,
         seed: run.seed,
+        seats: 2,
+        repeat: false,
     };
-    let schedule = arena::schedule(&plan, entries.len(), duel.variants());
+    let schedule = botbox::tournament::runner::schedule(&plan, entries.len(), duel.variants());
     let tty = std::io::stdout().is_terminal();
     let mut terminal = if tty {
         Some(ratatui::try_init().context("setting up the terminal")?)
@@ -304,14 +307,17 @@ pub fn watch_match(
             break;
         }
         let map = &duel.maps[game.variant];
-        let names = game.seats.map(|e| entries[e].name.clone());
+        let names: [String; 2] = [0, 1].map(|s| entries[game.seats[s]].name.clone());
         let header = format!("game {}/{} on {}", game.index + 1, schedule.len(), map.name);
         let mut failure = None;
         let ending = play_game(
             &map.map,
-            game.seats.map(|e| &entries[e].strategy),
+            [
+                &entries[game.seats[0]].strategy,
+                &entries[game.seats[1]].strategy,
+            ],
             game.seed,
-            duel.opening(game),
+            duel.opening(game.round),
             None,
             &mut |state, turn| {
                 let mut status = describe(turn, &names);
@@ -394,8 +400,15 @@ pub fn watch_match(
             seed: game.seed,
             variant: map.name.clone(),
             winner: ending.winner.map(|s| names[s].clone()),
-            sha256: game.seats.map(|e| entries[e].strategy.hash().to_string()),
-            players: names,
+            winner_seat: ending.winner,
+            score: None,
+            details: None,
+            sha256: game
+                .seats
+                .iter()
+                .map(|&e| entries[e].strategy.hash().to_string())
+                .collect(),
+            players: names.to_vec(),
             reason: ending.reason,
             turns: ending.turns,
             faults: ending.faults,
@@ -405,7 +418,7 @@ pub fn watch_match(
     drop(restore);
     let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
     println!("{} games watched", records.len());
-    for s in arena::standings(&names, &records) {
+    for s in summary::standings(&names, 2, &records) {
         println!(
             "  {}: {} wins, {} draws, {} losses, score {:.1}%",
             s.name, s.wins, s.draws, s.losses, s.score
@@ -414,7 +427,7 @@ pub fn watch_match(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The end of a Wormworld replay, as `tournament::arena::Ending` records it.
+/// The end of a Wormworld replay, as `play::Ending` records it.
 #[derive(Deserialize)]
 struct End {
     winner: Option<usize>,

@@ -14,12 +14,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Ending;
 use crate::games::bs::{CallObservation, Event, Game, PLAYERS, PlayObservation, Resolution, Seat};
 use crate::games::seat_seed;
 use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
 use crate::runtime::{Answer, Fault, FaultKind, Instance, Setup, Strategy};
-use crate::tournament::arena::Entry;
-use crate::tournament::pool::{Outcome, Seating, Table};
 
 /// A player at the table: what the driver asks of a strategy. [`Hosted`] is a real strategy; tests
 /// plug in recorders.
@@ -148,7 +147,7 @@ pub fn play_game<P: Player>(
     names: &[String],
     seed: u64,
     mut replay: Option<&mut Replay>,
-) -> Outcome {
+) -> Ending {
     let mut game = Game::new(seed);
     let mut faults: Vec<Option<Fault>> = vec![None; PLAYERS];
     if let Err((seat, fault)) = play_turns(&mut game, players, names, &mut replay) {
@@ -162,12 +161,7 @@ pub fn play_game<P: Player>(
         Some(end) => (end.winner(), end.reason()),
         None => unreachable!("the turns end with a fault or the game's end"),
     };
-    Outcome {
-        winner,
-        reason: reason.to_string(),
-        turns: game.turn(),
-        faults,
-    }
+    Ending::new(winner, reason, game.turn(), faults)
 }
 
 /// Plays turns to the end of the game, or to the first fault (its seat and the fault).
@@ -229,18 +223,13 @@ pub fn play_hosted(
     names: &[String],
     seed: u64,
     replay: Option<&mut Replay>,
-) -> Outcome {
+) -> Ending {
     let started: Vec<Result<Hosted, Fault>> = (0..PLAYERS)
         .map(|seat| Hosted::start(strategies[seat], seed, seat))
         .collect();
     if started.iter().any(Result::is_err) {
         let faults = started.into_iter().map(Result::err).collect();
-        return Outcome {
-            winner: None,
-            reason: "fault".into(),
-            turns: 0,
-            faults,
-        };
+        return Ending::new(None, "fault", 0, faults);
     }
     let mut hosted = started.into_iter().map(|h| h.expect("all started"));
     let mut players: [Hosted; PLAYERS] =
@@ -249,7 +238,7 @@ pub fn play_hosted(
 }
 
 /// The header of a BS replay: the entries by seat with their hashes, and the deal.
-pub fn header(players: &[&Entry], number: usize, seed: u64) -> Header {
+pub fn header(players: &[&Strategy], names: &[String], number: usize, seed: u64) -> Header {
     let deal = Game::new(seed);
     let hands: Vec<Vec<u8>> = (0..PLAYERS)
         .map(|s| deal.hand(s).as_slice().to_vec())
@@ -266,44 +255,39 @@ pub fn header(players: &[&Entry], number: usize, seed: u64) -> Header {
         seed,
         strategies: players
             .iter()
-            .map(|e| StrategyRef {
-                name: e.name.clone(),
-                ..StrategyRef::of(&e.strategy)
+            .zip(names)
+            .map(|(s, name)| StrategyRef {
+                name: name.clone(),
+                ..StrategyRef::of(s)
             })
             .collect(),
-        limits: serde_json::to_value(
-            players
-                .iter()
-                .map(|e| e.strategy.limits())
-                .collect::<Vec<_>>(),
-        )
-        .expect("limits serialize"),
+        limits: serde_json::to_value(players.iter().map(|s| s.limits()).collect::<Vec<_>>())
+            .expect("limits serialize"),
         start: serde_json::json!({ "hands": hands }),
     }
 }
 
-/// BS for the pool runner: four seats, each game seeded by its number.
+/// BS for the pool runner: four seats, each game seeded by its number (`tournament::hosted`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Bs;
 
-impl Table for Bs {
-    fn game(&self) -> &str {
-        "bs"
-    }
-
-    fn seats(&self) -> usize {
-        PLAYERS
-    }
-
-    fn play(&self, game: &Seating, players: &[&Entry], record: bool) -> (Outcome, Option<Replay>) {
-        let names: Vec<String> = players.iter().map(|e| e.name.clone()).collect();
-        let strategies: [&Strategy; PLAYERS] = std::array::from_fn(|s| &players[s].strategy);
-        let mut replay = record.then(|| Replay::new(header(players, game.index + 1, game.seed)));
-        let outcome = play_hosted(strategies, &names, game.seed, replay.as_mut());
+impl Bs {
+    /// Plays game `index` (from 0) of the run between `players` named `names` (seat order); with
+    /// `record`, also its replay.
+    pub fn play(
+        &self,
+        index: usize,
+        seed: u64,
+        players: [&Strategy; PLAYERS],
+        names: &[String],
+        record: bool,
+    ) -> (Ending, Option<Replay>) {
+        let mut replay = record.then(|| Replay::new(header(&players, names, index + 1, seed)));
+        let ending = play_hosted(players, names, seed, replay.as_mut());
         if let Some(r) = replay.as_mut() {
-            r.finish(&outcome);
+            r.finish(&ending);
         }
-        (outcome, replay)
+        (ending, replay)
     }
 }
 

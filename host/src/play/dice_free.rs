@@ -1,5 +1,6 @@
-//! Mensch ärgere Dich nicht under the free variant: strategies choose which piece to move, and the
-//! [`Duel`] that lets the tournament runner pit (die, strategy) entries against each other.
+//! Mensch ärgere Dich nicht under the free variant: strategies choose which piece to move, and
+//! [`DiceFree`], the (die, strategy) entries the tournament runner pits against each other
+//! (`tournament::hosted`).
 //!
 //! **Same seeds as the ranking.** A game between the entries of dice `i < j` is seeded exactly as
 //! `botbox dice` seeds game `k` of that pair (pair seed `derive_seed(seed, p)` for the pair's index
@@ -7,12 +8,13 @@
 //! draws its rolls in the same order whoever chooses the moves. So a strategy that always takes the
 //! frontmost legal move reproduces the strict rule's results game for game; a test checks it.
 
+use super::Ending;
 use crate::games::dice::{Die, End, Game, Position, Seat};
 use crate::games::{derive_seed, rng, seat_seed};
 use crate::play::dice::Turn;
 use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
+use crate::runtime::Strategy;
 use crate::runtime::{Fault, FaultKind, Instance, Setup};
-use crate::tournament::arena::{Duel, Ending, Entry, Scheduled};
 use crate::tournament::dice::dice_pairs;
 use botbox_sdk::dice as wire;
 
@@ -22,7 +24,7 @@ use crate::games::dice::{observation, wire_place as step};
 /// `players[s]` chooses seat `s`'s moves when there is a choice; a forced move is played for it.
 pub fn play_free(
     dice: [&Die; 2],
-    players: [&Entry; 2],
+    players: [&Strategy; 2],
     a_starts: bool,
     seed: u64,
     mut replay: Option<&mut Replay>,
@@ -30,10 +32,10 @@ pub fn play_free(
     let mut game = Game::new(dice[0].clone(), dice[1].clone(), a_starts, rng(seed));
     let start = |seat: Seat| {
         let setup = Setup::new("dice", seat_seed(seed, seat as u32), seat as u32);
-        players[seat].strategy.instantiate(&setup)
+        players[seat].instantiate(&setup)
     };
     let mut agents: [Option<Instance>; 2] = [None, None];
-    let mut faults: [Option<Fault>; 2] = [None, None];
+    let mut faults: Vec<Option<Fault>> = vec![None, None];
     for seat in 0..2 {
         match start(seat) {
             Ok(i) => agents[seat] = Some(i),
@@ -88,7 +90,7 @@ pub fn play_free(
             }
         }
     }
-    let (winner, reason) = match (&faults, game.outcome()) {
+    let (winner, reason) = match (&faults[..], game.outcome()) {
         ([Some(_), None], _) => (Some(1), "fault".to_string()),
         ([None, Some(_)], _) => (Some(0), "fault".to_string()),
         ([Some(_), Some(_)], _) => (None, "fault".to_string()),
@@ -116,13 +118,7 @@ pub fn play_free(
             "faults": faults,
         }));
     }
-    Ending {
-        winner,
-        reason,
-        turns: game.turns(),
-        faults,
-        moves_sha256: None,
-    }
+    Ending::new(winner, reason, game.turns(), faults)
 }
 
 /// The free variant over entries that each pair a die with a strategy.
@@ -138,7 +134,7 @@ pub struct DiceFree {
 impl DiceFree {
     /// The seed of a pair of dice, as the ranking derives it; a die against itself (two strategies
     /// with one die) gets a stream of its own.
-    fn pair_seed(&self, a: usize, b: usize) -> u64 {
+    pub fn pair_seed(&self, a: usize, b: usize) -> u64 {
         if a == b {
             return derive_seed(self.seed, u64::MAX - a as u64);
         }
@@ -148,50 +144,29 @@ impl DiceFree {
             .expect("both dice are in the set");
         derive_seed(self.seed, p as u64)
     }
-}
 
-impl Duel for DiceFree {
-    fn game(&self) -> &str {
-        "dice"
-    }
-
-    fn variants(&self) -> usize {
-        1
-    }
-
-    fn variant_name(&self, _: usize) -> String {
-        "free".into()
-    }
-
-    fn setup(&self) -> String {
-        let dice: Vec<&[u64]> = self.dice.iter().map(|d| d.faces()).collect();
-        format!(
-            "free variant, dice {dice:?}, entries' dice {:?}",
-            self.die_of
-        )
-    }
-
-    fn play(
+    /// Plays game `index` (from 0) of the run: the entries `seats` (runner's seat order, first
+    /// mover first) as `players`, game `round` of their pairing; with `record`, also its replay.
+    pub fn play(
         &self,
-        game: &Scheduled,
-        players: [&Entry; 2],
+        index: usize,
+        seats: [usize; 2],
+        round: usize,
+        players: [&Strategy; 2],
         record: bool,
     ) -> (Ending, Option<Replay>) {
         // Game seat 0 plays die A, the lower-numbered die (the pairing's first entry on a tie); the
         // runner's seat 0 moves first.
-        let first = game.round % 2;
-        let [d0, d1] = game.seats.map(|e| self.die_of[e]);
+        let first = round % 2;
+        let [d0, d1] = seats.map(|e| self.die_of[e]);
         let a_seat = if d0 != d1 {
             usize::from(d1 < d0)
         } else {
             first
         };
         let b_seat = 1 - a_seat;
-        let (die_a, die_b) = (
-            self.die_of[game.seats[a_seat]],
-            self.die_of[game.seats[b_seat]],
-        );
-        let seed = derive_seed(self.pair_seed(die_a, die_b), (game.round / 2) as u64);
+        let (die_a, die_b) = (self.die_of[seats[a_seat]], self.die_of[seats[b_seat]]);
+        let seed = derive_seed(self.pair_seed(die_a, die_b), (round / 2) as u64);
         let a_starts = a_seat == 0;
         let mut replay = record.then(|| {
             let faces = |i: usize| {
@@ -206,12 +181,12 @@ impl Duel for DiceFree {
                     "dice": [faces(die_a), faces(die_b)],
                     "a_starts": a_starts,
                 }),
-                number: game.index + 1,
+                number: index + 1,
                 seed,
                 strategies: [a_seat, b_seat]
-                    .map(|s| StrategyRef::of(&players[s].strategy))
+                    .map(|s| StrategyRef::of(players[s]))
                     .to_vec(),
-                limits: serde_json::to_value(players[a_seat].strategy.limits())
+                limits: serde_json::to_value(players[a_seat].limits())
                     .expect("limits serialize"),
                 start: serde_json::json!({
                     "places": [Position::START.places(0), Position::START.places(1)]
@@ -227,7 +202,7 @@ impl Duel for DiceFree {
         );
         // Back from game seats (die A first) to the runner's seats (first mover first).
         let to_runner = |s: Seat| if s == 0 { a_seat } else { b_seat };
-        let mut faults: [Option<Fault>; 2] = [None, None];
+        let mut faults = vec![None, None];
         faults[a_seat] = ending.faults[0].clone();
         faults[b_seat] = ending.faults[1].clone();
         (

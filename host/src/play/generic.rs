@@ -80,6 +80,8 @@ pub struct Played {
     pub time: Vec<Duration>,
     /// The SHA-256 of the moves in order (opening included): equal for games that went the same way.
     pub moves_sha256: String,
+    /// The game's state when it started (the contract's omniscient JSON): a replay header's start.
+    pub start: Value,
 }
 
 /// What a seat is during a game.
@@ -125,6 +127,7 @@ pub fn play(
         decisions: vec![0; n],
         time: vec![Duration::ZERO; n],
         moves_sha256: String::new(),
+        start: game.state(),
     };
     let mut moves = Sha256::new();
     let mut agents = Vec::with_capacity(n);

@@ -1,5 +1,5 @@
-//! One game of Wormworld between two strategies, and the [`Duel`] that lets the tournament runner
-//! schedule such games over a set of maps.
+//! One game of Wormworld between two strategies, and [`Worms`]: Wormworld over a set of maps, as
+//! the tournament runner schedules it (`tournament::hosted`).
 //!
 //! The engine decides what is legal; each strategy only sees its own observation. A player with no
 //! legal move is not asked: the host passes for it. A fault (an error, a timeout, a crash, garbage or
@@ -7,13 +7,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Ending;
 use crate::games::worms::{Game, Map, Move, Seat, Verdict};
 use crate::games::{rng, seat_seed};
 use crate::play::generic::Opening;
 use crate::play::worms_text::TextBot;
 use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
 use crate::runtime::{Fault, FaultKind, Instance, Setup, Strategy};
-use crate::tournament::arena::{Duel, Ending, Entry, Scheduled};
 use rand::RngExt;
 use sha2::{Digest, Sha256};
 
@@ -105,13 +105,7 @@ pub fn play_game(
                 (None, Some(_)) => Some(0),
                 _ => None,
             };
-            return Ending {
-                winner,
-                reason: "fault".into(),
-                turns: 0,
-                faults: [a, b],
-                moves_sha256: None,
-            };
+            return Ending::new(winner, "fault", 0, vec![a, b]);
         }
     };
     let mut moves = Sha256::new();
@@ -189,10 +183,6 @@ pub fn play_game(
         r.logs = agents.iter().map(Agent::log).collect();
     }
     Ending {
-        winner: ending.0,
-        reason: ending.1,
-        turns: game.turn(),
-        faults,
         moves_sha256: Some(
             moves
                 .finalize()
@@ -200,6 +190,7 @@ pub fn play_game(
                 .map(|b| format!("{b:02x}"))
                 .collect(),
         ),
+        ..Ending::new(ending.0, ending.1, game.turn(), faults.to_vec())
     }
 }
 
@@ -240,27 +231,41 @@ impl Worms {
         }
     }
 
-    /// The opening of a scheduled game ([`Opening::for_pair`]).
-    pub fn opening(&self, game: &Scheduled) -> Option<Opening> {
+    /// The opening of game `round` of a pairing ([`Opening::for_pair`]).
+    pub fn opening(&self, round: usize) -> Option<Opening> {
         self.openings
-            .and_then(|(plies, seed)| Opening::for_pair(plies, seed, game.round))
-    }
-}
-
-impl Duel for Worms {
-    fn game(&self) -> &str {
-        "worms"
+            .and_then(|(plies, seed)| Opening::for_pair(plies, seed, round))
     }
 
-    fn variants(&self) -> usize {
-        self.maps.len()
+    /// Plays game `index` (from 0) of the run on map `variant`, game `round` of its pairing, between
+    /// `players` (seat order); with `record`, also its replay.
+    pub fn play(
+        &self,
+        index: usize,
+        seed: u64,
+        variant: usize,
+        round: usize,
+        players: [&Strategy; 2],
+        record: bool,
+    ) -> (Ending, Option<Replay>) {
+        let map = &self.maps[variant];
+        let mut replay = record.then(|| Replay::new(header(map, players, index + 1, seed)));
+        let ending = play_game(
+            &map.map,
+            players,
+            seed,
+            self.opening(round),
+            replay.as_mut(),
+            &mut |_, _| {},
+        );
+        if let Some(r) = replay.as_mut() {
+            r.finish(&ending);
+        }
+        (ending, replay)
     }
 
-    fn variant_name(&self, variant: usize) -> String {
-        self.maps[variant].name.clone()
-    }
-
-    fn setup(&self) -> String {
+    /// Everything about the maps and openings that changes results, as text.
+    pub fn setup(&self) -> String {
         self.maps
             .iter()
             .map(|m| format!("map {}\n{}", m.name, m.map))
@@ -269,29 +274,5 @@ impl Duel for Worms {
                     .map(|(plies, _)| format!("openings {plies}\n")),
             )
             .collect()
-    }
-
-    fn play(
-        &self,
-        game: &Scheduled,
-        players: [&Entry; 2],
-        record: bool,
-    ) -> (Ending, Option<Replay>) {
-        let map = &self.maps[game.variant];
-        let strategies = players.map(|e| &e.strategy);
-        let mut replay =
-            record.then(|| Replay::new(header(map, strategies, game.index + 1, game.seed)));
-        let ending = play_game(
-            &map.map,
-            strategies,
-            game.seed,
-            self.opening(game),
-            replay.as_mut(),
-            &mut |_, _| {},
-        );
-        if let Some(r) = replay.as_mut() {
-            r.finish(&ending);
-        }
-        (ending, replay)
     }
 }

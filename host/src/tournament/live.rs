@@ -8,7 +8,7 @@
 
 use std::sync::Mutex;
 
-use super::arena::{Entry, Lineup, Scheduled};
+use super::runner::{Entry, Lineup, Scheduled};
 use crate::reload::{Reload, Watcher};
 
 /// The entries of a running tournament, with the watcher that offers new versions.
@@ -78,12 +78,15 @@ impl<'a> Live<'a> {
 }
 
 impl Lineup for Live<'_> {
-    fn players(&self, game: &Scheduled) -> [Entry; 2] {
+    fn players(&self, game: &Scheduled) -> Vec<Entry> {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         for message in state.watcher.pending() {
             self.apply(&mut state, message);
         }
-        game.seats.map(|e| state.current[e].clone())
+        game.seats
+            .iter()
+            .map(|&e| state.current[e].clone())
+            .collect()
     }
 
     fn all(&self) -> Vec<Entry> {

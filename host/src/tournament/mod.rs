@@ -4,13 +4,13 @@
 //! alone ([`crate::games::derive_seed`]); threads only decide which game runs where, and results are
 //! put back in game order before anything is summarised.
 
-pub mod arena;
-pub mod bench;
 pub mod dice;
+pub mod hosted;
 pub mod live;
-pub mod pool;
+pub mod runner;
 pub mod shard;
 pub mod stats;
+pub mod summary;
 pub mod versus;
 
 use std::sync::Mutex;

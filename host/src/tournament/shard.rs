@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::arena::{Report, schedule};
+use super::runner::Report;
 
 /// Why parts cannot be merged.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -75,7 +75,7 @@ pub fn merge(parts: Vec<Report>) -> Result<Report, MergeError> {
     if !missing.is_empty() {
         return Err(MergeError::Missing { missing, count });
     }
-    let expected = schedule(&first.plan, first.entries.len(), first.variants.len()).len();
+    let expected = first.plan.len(first.entries.len());
     let mut games: Vec<_> = parts.into_iter().flat_map(|p| p.games).collect();
     games.sort_by_key(|g| g.number);
     games.dedup_by_key(|g| g.number);
@@ -85,15 +85,15 @@ pub fn merge(parts: Vec<Report>) -> Result<Report, MergeError> {
             expected,
         });
     }
-    let mut report = Report::new(
+    let report = Report::new(
         first.game,
         first.plan,
         first.entries,
         first.variants,
         first.limits,
+        first.setup_sha256,
         None,
         games,
     );
-    report.setup_sha256 = first.setup_sha256;
     Ok(report)
 }

@@ -24,6 +24,18 @@ pub fn median(values: &[f64]) -> f64 {
     }
 }
 
+/// The half width of the 95% confidence interval of the mean of `values` (normal approximation,
+/// sample standard deviation); 0 for fewer than two values.
+pub fn margin95(values: &[f64]) -> f64 {
+    if values.len() < 2 {
+        return 0.0;
+    }
+    let m = mean(values);
+    let n = values.len() as f64;
+    let variance = values.iter().map(|v| (v - m).powi(2)).sum::<f64>() / (n - 1.0);
+    1.959_963_984_540_054 * (variance / n).sqrt()
+}
+
 /// The Wilson score interval for `successes` out of `n` at 95% confidence, as (low, high) shares.
 /// Unlike the normal approximation it stays inside [0, 1] and behaves at 0% and 100%.
 pub fn wilson95(successes: usize, n: usize) -> (f64, f64) {
@@ -68,6 +80,9 @@ mod tests {
 
     #[test]
     fn means_and_medians() {
+        // 1, 2, 3, 4: sample variance 5/3, so 1.96 * sqrt(5/3 / 4).
+        assert!((margin95(&[1.0, 2.0, 3.0, 4.0]) - 1.265_151).abs() < 1e-5);
+        assert_eq!(margin95(&[5.0]), 0.0);
         assert_eq!(mean(&[]), 0.0);
         assert_eq!(mean(&[1.0, 2.0, 6.0]), 3.0);
         assert_eq!(median(&[5.0, 1.0, 3.0]), 3.0);

@@ -1,4 +1,4 @@
-//! Any registered two-player game, scheduled by the arena runner through the game contract: round
+//! Any registered two-player game, scheduled by the runner through the game contract: round
 //! robins, gauntlets, Elo, shards and replays for a game with no code of its own here (Connect Four
 //! first). Each game is played by [`crate::play::generic`].
 
@@ -8,7 +8,7 @@ use crate::games::contract::{Rules, Variant};
 use crate::play::generic::{self, Opening, Player, Step};
 use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
 use crate::runtime::Strategy;
-use crate::tournament::arena::{Duel, Ending, Entry, Scheduled};
+use crate::tournament::runner::{Ending, Entry, Playable, Scheduled};
 
 /// A two-player registered game over a list of variants.
 #[derive(Clone)]
@@ -62,9 +62,13 @@ impl Versus {
     }
 }
 
-impl Duel for Versus {
+impl Playable for Versus {
     fn game(&self) -> &str {
         self.rules.name()
+    }
+
+    fn seats(&self) -> usize {
+        2
     }
 
     fn variants(&self) -> usize {
@@ -83,23 +87,10 @@ impl Duel for Versus {
             .collect()
     }
 
-    fn play(
-        &self,
-        game: &Scheduled,
-        players: [&Entry; 2],
-        record: bool,
-    ) -> (Ending, Option<Replay>) {
+    fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>) {
         let variant = &self.variants[game.variant];
-        let strategies = players.map(|e| &e.strategy);
-        let mut replay = record.then(|| {
-            Replay::new(header(
-                self.rules,
-                variant,
-                strategies,
-                game.index + 1,
-                game.seed,
-            ))
-        });
+        let strategies = [&players[0].strategy, &players[1].strategy];
+        let mut turns = Vec::new();
         let seats = strategies.map(Player::Bot);
         let opening = Opening::for_pair(self.openings, self.seed, game.round);
         let played = generic::play(
@@ -110,8 +101,8 @@ impl Duel for Versus {
             opening,
             false,
             &mut |step: &Step| {
-                if let Some(r) = replay.as_mut() {
-                    r.turn(&json!({
+                if record {
+                    turns.push(json!({
                         "n": step.n,
                         "seat": step.seat,
                         "function": step.function,
@@ -131,18 +122,28 @@ impl Duel for Versus {
         } else {
             None
         };
-        let mut faults = played.faults.into_iter();
         let ending = Ending {
-            winner,
-            reason: played.outcome.reason.clone(),
-            turns: played.moves,
-            faults: [faults.next().flatten(), faults.next().flatten()],
             moves_sha256: Some(played.moves_sha256),
+            ..Ending::new(
+                winner,
+                played.outcome.reason.clone(),
+                played.moves,
+                played.faults,
+            )
         };
-        if let Some(r) = replay.as_mut() {
+        let replay = record.then(|| {
+            let number = game.index + 1;
+            let start = played.start;
+            let mut r = Replay::new(header(
+                self.rules, variant, strategies, number, game.seed, start,
+            ));
+            for turn in &turns {
+                r.turn(turn);
+            }
             r.logs = played.logs;
             r.finish(&json!({ "outcome": played.outcome, "ending": ending }));
-        }
+            r
+        });
         (ending, replay)
     }
 }
@@ -154,11 +155,8 @@ fn header(
     players: [&Strategy; 2],
     number: usize,
     seed: u64,
+    start: serde_json::Value,
 ) -> Header {
-    let start = rules
-        .start(variant, 2, seed)
-        .map(|g| g.state())
-        .unwrap_or_default();
     Header {
         format: FORMAT.into(),
         version: VERSION,

@@ -1,0 +1,431 @@
+//! What every run of games shares (`bench`, `match`, `tournament`, tournament files): the run flags,
+//! loading the entries, running the schedule on the one runner with a progress bar and replay files,
+//! hot reload, shards, and the report's tables for every kind of game.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use botbox::reload::{self, Watcher};
+use botbox::replay::Replay;
+use botbox::runtime::Strategy;
+use botbox::tournament::live::Live;
+use botbox::tournament::runner::{
+    self, Ending, Entry, Format, Plan, Playable, Report, Run, Scheduled, Shard,
+};
+use botbox::tournament::summary::Score;
+use comfy_table::Table;
+
+use super::{right_align, table};
+
+use super::limits::LimitArgs;
+
+/// The flags of every run of games.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunArgs {
+    /// Seed of the run: game i is seeded from (seed, i) alone
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: the number of cores); results do not depend on it
+    #[arg(long, value_parser = super::at_least_one)]
+    pub jobs: Option<usize>,
+    /// Also write the full report (standings, pairs, every game) as JSON to this file
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write every game's replay into this directory (<game>-0001.jsonl, ...)
+    #[arg(long, value_name = "DIR")]
+    pub replay_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Loads the entries, named by their file stems (made unique where two share one).
+pub fn load_entries(paths: &[PathBuf], limits: &LimitArgs) -> anyhow::Result<Vec<Entry>> {
+    let strategies = paths
+        .iter()
+        .map(|p| super::load(p, limits).with_context(|| format!("entry {}", p.display())))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let names = runner::unique_names(&strategies);
+    Ok(names
+        .into_iter()
+        .zip(strategies)
+        .map(|(name, strategy)| Entry { name, strategy })
+        .collect())
+}
+
+/// The flags only tournaments have: hot reload and shards.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct TournamentFlags {
+    /// Watch the entries' files: a saved change is loaded, smoke-tested and plays from the next game
+    /// on, under its own name (stem@hash); a save that does not load keeps the old version playing
+    #[arg(long, conflicts_with = "shard")]
+    pub watch: bool,
+    /// Play only part K of N of the games (as in 3/16), for `botbox merge` to combine
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+}
+
+/// A two-player run: `games` per pairing in `format`.
+pub fn two_players(format: Format, games: usize, seed: u64) -> Plan {
+    Plan {
+        format,
+        games,
+        seed,
+        seats: 2,
+        repeat: false,
+    }
+}
+
+/// Runs `plan` with a progress bar, writes replays and the JSON, prints the tables under `title`
+/// (`worms round robin`, say).
+pub fn run_and_report<P: Playable + Clone + Send + 'static>(
+    game: &P,
+    entries: &[Entry],
+    plan: Plan,
+    run: &RunArgs,
+    flags: &TournamentFlags,
+) -> anyhow::Result<Report> {
+    plan.check(game.game(), entries.len())
+        .map_err(|e| match e {
+            runner::PlanError::TooFew { .. } => anyhow::anyhow!(
+                "{e}: give more entries, or let an entry sit at a table more than once (--repeat)"
+            ),
+            e => e.into(),
+        })?;
+    let jobs = super::jobs_or_cores(run.jobs);
+    let dir = run.replay_dir.as_deref();
+    let spec = Run {
+        plan,
+        shard: flags.shard,
+        jobs,
+        record: dir.is_some(),
+    };
+    let total = spec.games(entries.len(), game.variants()).len();
+    if total == 0 {
+        anyhow::bail!("no games to play in shard {:?}", flags.shard);
+    }
+    let bar = super::games_bar(total as u64);
+    let replay_error = std::sync::Mutex::new(None);
+    let on_game = |scheduled: &Scheduled, _: &Ending, replay: Option<&Replay>| {
+        if let (Some(dir), Some(replay)) = (dir, replay)
+            && let Err(e) = write_replay(dir, game.game(), scheduled.index + 1, replay)
+        {
+            replay_error
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
+        bar.inc(1);
+    };
+    super::prepare_output(run.json.as_deref())?;
+    super::interruptible();
+    let report = if flags.watch {
+        let watcher = watch_entries(game, entries)?;
+        let say = |message: &str| bar.suspend(|| eprintln!("{message}"));
+        say(&format!(
+            "watching {} files: saved changes play from the next game on",
+            entries.len()
+        ));
+        let live = Live::new(entries, watcher, say);
+        runner::run(game, &live, entries.len(), spec, on_game)?
+    } else {
+        runner::run(game, entries, entries.len(), spec, on_game)?
+    };
+    bar.finish_and_clear();
+    if let Some(e) = replay_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    super::print_report(&render(&report))?;
+    if let Some(path) = &run.json {
+        super::write_json(path, &report)?;
+    }
+    Ok(report)
+}
+
+/// Watches the entries' files: each saved version is loaded with the entry's limits and
+/// parameters and smoke-tested ([`smoke`]), on the watcher's loader thread.
+pub fn watch_entries<P: Playable + Clone + Send + 'static>(
+    game: &P,
+    entries: &[Entry],
+) -> anyhow::Result<Watcher> {
+    let files: Vec<(PathBuf, String)> = entries
+        .iter()
+        .map(|e| {
+            (
+                e.strategy.path().to_path_buf(),
+                e.strategy.hash().to_string(),
+            )
+        })
+        .collect();
+    let templates: Vec<Entry> = entries.to_vec();
+    let game = game.clone();
+    reload::watch(&files, move |index, path| {
+        let old = &templates[index].strategy;
+        let strategy = Strategy::load(path, old.limits())
+            .map_err(|e| e.to_string())?
+            .with_params(old.params().clone());
+        smoke(&game, &strategy)?;
+        Ok(strategy)
+    })
+    .context("watching the entries' files")
+}
+
+/// One game of `strategy` in every seat, on the first variant: an error if it faults.
+pub fn smoke<P: Playable + ?Sized>(game: &P, strategy: &Strategy) -> Result<(), String> {
+    let entry = Entry {
+        name: strategy.name().to_string(),
+        strategy: strategy.clone(),
+    };
+    let seats = game.seats();
+    let scheduled = Scheduled {
+        index: 0,
+        seed: 0,
+        seats: vec![0; seats],
+        variant: 0,
+        round: 0,
+    };
+    let players = vec![&entry; seats];
+    let (ending, _) = game.play(&scheduled, &players, false);
+    match ending.faults.iter().flatten().next() {
+        Some(fault) if seats > 1 => Err(format!("the smoke game against itself faulted: {fault}")),
+        Some(fault) => Err(format!("the smoke game faulted: {fault}")),
+        None => Ok(()),
+    }
+}
+
+/// Where game `number`'s replay goes in `dir`: `<game>-0001.jsonl` for every game.
+pub fn replay_path(dir: &Path, game: &str, number: usize) -> PathBuf {
+    dir.join(format!("{game}-{number:04}.jsonl"))
+}
+
+fn write_replay(dir: &Path, game: &str, number: usize, replay: &Replay) -> anyhow::Result<()> {
+    let path = replay_path(dir, game, number);
+    replay
+        .write(&path)
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// The report's tables: Elo standings and pairs for two players, win rates by seat for more, the
+/// score's spread for solo games; then the first faults.
+pub fn render(r: &Report) -> String {
+    let kind = match r.plan.format {
+        Format::RoundRobin if r.entries.len() == 2 => "match",
+        Format::RoundRobin => "round robin",
+        Format::Gauntlet => "gauntlet",
+        Format::Pool if r.entries.len() == r.plan.seats && !r.plan.repeat => "match",
+        Format::Pool => "tournament",
+        Format::Series => "series",
+    };
+    let per = match r.plan.format {
+        Format::Pool => String::new(),
+        Format::Series => format!(", {} per entry", r.plan.games),
+        _ => format!(", {} per pairing", r.plan.games),
+    };
+    let variants = if r.variants.len() == 1 {
+        format!("variant ({})", r.variants[0])
+    } else {
+        format!("{} variants ({})", r.variants.len(), r.variants.join(", "))
+    };
+    let mut out = format!(
+        "{} {kind}: {} games{per}, seed {}, {variants}{}\n",
+        r.game,
+        r.games.len(),
+        r.plan.seed,
+        if r.plan.repeat {
+            ", repeats allowed"
+        } else {
+            ""
+        },
+    );
+    match r.plan.seats {
+        2 => duel(r, &mut out),
+        1 => {
+            out.push_str(&solo(r).to_string());
+            if r.game == "2048" {
+                out.push_str(&super::bench::render_2048(r));
+            }
+        }
+        _ => pool(r, &mut out),
+    }
+    let faults = r.games.iter().flat_map(|g| {
+        g.faults
+            .iter()
+            .enumerate()
+            .filter_map(move |(seat, f)| f.as_ref().map(|f| (g, seat, f)))
+    });
+    for (i, (g, seat, f)) in faults.take(5).enumerate() {
+        if i == 0 {
+            out.push_str(match r.plan.seats {
+                1 | 2 => "\n\nFaults (each lost its game):",
+                _ => "\n\nFaults (a loss for the faulting entry, the game void for the others):",
+            });
+        }
+        let name = &g.players[seat];
+        out.push_str(&format!("\n  game {} ({name}, seat {seat}): {f}", g.number));
+    }
+    out
+}
+
+fn duel(r: &Report, out: &mut String) {
+    out.push_str(&standings(r).to_string());
+    if let Some(distinct) = r.summary.distinct_games.filter(|d| *d < r.games.len()) {
+        let games = r.games.len();
+        let warning = if distinct * 10 < games * 9 {
+            ": the same games were played again, so the intervals above are narrower than the \
+             evidence (start each pair of games from random moves with --openings)"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "\n\n{distinct} distinct games of {games}{warning}"
+        ));
+    }
+    if r.summary.pairs.len() > 1 {
+        out.push_str("\n\nPairs (the first entry's results against the second):\n");
+        out.push_str(&pairs(r).to_string());
+    }
+}
+
+fn elo(elo: Option<f64>, margin: Option<f64>, score: f64) -> String {
+    match (elo, margin) {
+        (Some(e), Some(m)) => format!("{e:+.0} ± {m:.0}"),
+        (Some(e), None) => format!("{e:+.0} ± inf"),
+        (None, _) if score >= 100.0 => "+inf".into(),
+        (None, _) if score <= 0.0 => "-inf".into(),
+        (None, _) => "-".into(),
+    }
+}
+
+fn standings(r: &Report) -> Table {
+    let mut t = table(vec![
+        "#", "entry", "games", "wins", "draws", "losses", "score", "Elo", "faults",
+    ]);
+    for (i, s) in r.summary.standings.iter().enumerate() {
+        let faults = super::fault_counts(&s.faults, "-");
+        t.add_row(vec![
+            (i + 1).to_string(),
+            s.name.clone(),
+            s.games.to_string(),
+            s.wins.to_string(),
+            s.draws.to_string(),
+            s.losses.to_string(),
+            format!("{:.1}%", s.score),
+            elo(s.elo, s.elo_margin, s.score),
+            faults,
+        ]);
+    }
+    right_align(&mut t, [0, 2, 3, 4, 5, 6, 7]);
+    t
+}
+
+fn pairs(r: &Report) -> Table {
+    let mut t = table(vec![
+        "entry", "opponent", "wins", "draws", "losses", "score", "Elo",
+    ]);
+    for p in &r.summary.pairs {
+        t.add_row(vec![
+            p.a.clone(),
+            p.b.clone(),
+            p.wins.to_string(),
+            p.draws.to_string(),
+            p.losses.to_string(),
+            format!("{:.1}%", p.score),
+            elo(p.elo, p.elo_margin, p.score),
+        ]);
+    }
+    right_align(&mut t, [2, 3, 4, 5, 6]);
+    t
+}
+
+/// Solo games: each entry's score, mean with its 95% margin and median, and its faults.
+fn solo(r: &Report) -> Table {
+    let mut t = table(vec![
+        "#",
+        "entry",
+        "games",
+        "mean score",
+        "95% margin",
+        "median",
+        "faults",
+    ]);
+    for (i, s) in r.summary.standings.iter().enumerate() {
+        t.add_row(vec![
+            (i + 1).to_string(),
+            s.name.clone(),
+            s.games.to_string(),
+            format!("{:.1}", s.mean_score.unwrap_or(0.0)),
+            format!("± {:.1}", s.score_margin.unwrap_or(0.0)),
+            format!("{:.1}", s.median_score.unwrap_or(0.0)),
+            super::fault_counts(&s.faults, "none"),
+        ]);
+    }
+    right_align(&mut t, [0, 2, 3, 4, 5]);
+    t
+}
+
+/// Games of more than two seats: win rates with intervals, by seat, and how the games ended.
+fn pool(r: &Report, out: &mut String) {
+    let seats = r.plan.seats;
+    let mut header: Vec<String> = ["#", "entry", "games", "wins", "win %", "95% interval"]
+        .map(String::from)
+        .to_vec();
+    header.extend((0..seats).map(|s| format!("seat {s}")));
+    header.extend(["void", "faults"].map(String::from));
+    let mut t = table(header);
+    for (i, s) in r.summary.standings.iter().enumerate() {
+        let faults = super::fault_counts(&s.faults, "-");
+        let all = Score::new(s.wins, s.games);
+        let mut row = vec![
+            (i + 1).to_string(),
+            s.name.clone(),
+            s.games.to_string(),
+            s.wins.to_string(),
+            percent(&all),
+            interval(&all),
+        ];
+        row.extend(s.by_seat.iter().map(percent));
+        row.extend([s.void.to_string(), faults]);
+        t.add_row(row);
+    }
+    let mut right = vec![0, 2, 3, 4, 5];
+    right.extend(6..6 + seats + 1);
+    right_align(&mut t, right);
+    out.push_str(&t.to_string());
+    out.push_str("\n\nBy seat, over the games no fault ended (seat 0 moves first):\n");
+    let mut t = table(
+        ["seat", "games", "wins", "win %", "95% interval"]
+            .map(String::from)
+            .to_vec(),
+    );
+    for (seat, s) in r.summary.seats.iter().enumerate() {
+        t.add_row(vec![
+            seat.to_string(),
+            s.games.to_string(),
+            s.wins.to_string(),
+            percent(s),
+            interval(s),
+        ]);
+    }
+    right_align(&mut t, 0..5);
+    out.push_str(&t.to_string());
+    let e = &r.summary.ends;
+    out.push_str(&format!(
+        "\n\nEnds: {} won, {} without a winner, {} ended by a fault",
+        e.won, e.no_winner, e.faulted
+    ));
+}
+
+fn percent(s: &Score) -> String {
+    if s.games == 0 {
+        "-".into()
+    } else {
+        format!("{:.1}%", s.win_rate)
+    }
+}
+
+fn interval(s: &Score) -> String {
+    if s.games == 0 {
+        "-".into()
+    } else {
+        format!("{:.1}–{:.1}", s.low, s.high)
+    }
+}

@@ -1,0 +1,631 @@
+//! The one runner of every game: solo series (2048), round robins and gauntlets (two players) and
+//! pool tables (N seats drawn from a pool), with one game record and one report.
+//!
+//! A run is a list of numbered games ([`schedule`]). Game `i` is seeded with `derive_seed(seed, i)`
+//! and nothing else, so results do not depend on the thread count or the shard split, and a game can
+//! be replayed alone from its number.
+//! - **Series**: each entry plays `games` games alone, one after another in the list.
+//! - **Round robin / gauntlet**: each pairing plays `games` games; the variant (a Wormworld map, say)
+//!   changes every two games and the sides swap every other game, so with an even count each entry
+//!   plays every variant from both seats equally often.
+//! - **Pool**: `games` games in all, each seating distinct entries (or, with `repeat`, any entries)
+//!   in a uniformly random order drawn from `derive_seed(game_seed, SEATING_STREAM)`.
+//!
+//! The game itself is behind [`Playable`]: the runner schedules, the game plays one scheduled game
+//! and says who won and why. The report's summaries ([`super::summary`]) are computed from the game
+//! records alone, so the parts of a run played anywhere merge into the run ([`super::shard`]).
+
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+
+use super::run_indexed;
+use super::summary::Summary;
+use crate::games::{derive_seed, rng};
+pub use crate::play::Ending;
+use crate::replay::{Replay, StrategyRef};
+use crate::runtime::{Fault, Strategy};
+
+/// The stream of a game's seed that seats a pool's players (the strategies' seeds use 1000 and up).
+pub const SEATING_STREAM: u64 = 999;
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Every entry against every other.
+    RoundRobin,
+    /// The first entry (the candidate) against each of the others (the field).
+    Gauntlet,
+    /// Tables of the game's seat count, drawn from the entries at random for every game.
+    Pool,
+    /// Each entry alone, game after game (a solo game's benchmark).
+    Series,
+}
+
+/// One entry of a run: a strategy, under the name the tables show.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub name: String,
+    pub strategy: Strategy,
+}
+
+/// A game the runner asks a [`Playable`] to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scheduled {
+    /// The game's number in the run, from 0.
+    pub index: usize,
+    pub seed: u64,
+    /// The entries in seat order: `seats[0]` moves first.
+    pub seats: Vec<usize>,
+    /// Which variant (map) of the game, `0..Playable::variants()`.
+    pub variant: usize,
+    /// The game's number within its pairing (or entry, in a series), from 0: in a pairing, even games
+    /// seat the pairing's first entry first.
+    pub round: usize,
+}
+
+/// A game the runner can schedule: any registered game, through its host-side glue.
+pub trait Playable: Sync {
+    /// The game's name in files and on the command line (`worms`, `bs`).
+    fn game(&self) -> &str;
+    /// Players at every game; at least 1.
+    fn seats(&self) -> usize;
+    /// How many variants (maps) there are; at least 1.
+    fn variants(&self) -> usize;
+    /// A variant's name for tables and JSON.
+    fn variant_name(&self, variant: usize) -> String;
+    /// Everything about the game's set-up that changes results and is not in the plan or the
+    /// entries (the maps' full text, the dice), as text; reports keep its SHA-256 so that parts of
+    /// different set-ups are never merged.
+    fn setup(&self) -> String;
+    /// Plays one game between `players` (seat order); with `record`, also returns its replay.
+    fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>);
+}
+
+/// A game chosen at run time (`botbox watch --game ...`), shared by the threads that play it.
+impl<P: Playable + ?Sized + Send> Playable for std::sync::Arc<P> {
+    fn game(&self) -> &str {
+        (**self).game()
+    }
+    fn seats(&self) -> usize {
+        (**self).seats()
+    }
+    fn variants(&self) -> usize {
+        (**self).variants()
+    }
+    fn variant_name(&self, variant: usize) -> String {
+        (**self).variant_name(variant)
+    }
+    fn setup(&self) -> String {
+        (**self).setup()
+    }
+    fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>) {
+        (**self).play(game, players, record)
+    }
+}
+
+/// The shape of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    pub format: Format,
+    /// Games per pairing (round robin, gauntlet), per entry (series), or in all (pool).
+    pub games: usize,
+    pub seed: u64,
+    /// Players at every game.
+    #[serde(default = "two")]
+    pub seats: usize,
+    /// Pool: whether an entry may sit at one table more than once.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repeat: bool,
+}
+
+fn two() -> usize {
+    2
+}
+
+/// Why a run cannot be planned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    #[error("no games to play: a run needs at least one entry and --games 1")]
+    Empty,
+    #[error("{format} is for games of {wanted} players; {game} seats {seats}")]
+    Format {
+        format: &'static str,
+        wanted: &'static str,
+        game: String,
+        seats: usize,
+    },
+    #[error(
+        "a game of {seats} seats needs {seats} distinct entries, there are {entries} (or let an entry sit twice)"
+    )]
+    TooFew { seats: usize, entries: usize },
+}
+
+impl Plan {
+    /// Whether `entries` entries can play this plan for a game of `game` with `seats` seats.
+    pub fn check(&self, game: &str, entries: usize) -> Result<(), PlanError> {
+        let format = |format, wanted| PlanError::Format {
+            format,
+            wanted,
+            game: game.to_string(),
+            seats: self.seats,
+        };
+        match self.format {
+            Format::RoundRobin if self.seats != 2 => return Err(format("a round robin", "two")),
+            Format::Gauntlet if self.seats != 2 => return Err(format("a gauntlet", "two")),
+            Format::Series if self.seats != 1 => return Err(format("a series", "one")),
+            _ => {}
+        }
+        if entries == 0 || self.games == 0 || self.seats == 0 {
+            return Err(PlanError::Empty);
+        }
+        let distinct = match self.format {
+            Format::Pool => !self.repeat,
+            Format::RoundRobin | Format::Gauntlet => true,
+            Format::Series => false,
+        };
+        if distinct && entries < self.seats {
+            let seats = self.seats;
+            return Err(PlanError::TooFew { seats, entries });
+        }
+        Ok(())
+    }
+
+    /// A pool game's seating, drawn from a pool of `entries` (see the module's notes).
+    fn seating(&self, seed: u64, entries: usize) -> Vec<usize> {
+        let mut draw = rng(derive_seed(seed, SEATING_STREAM));
+        if self.repeat {
+            (0..self.seats)
+                .map(|_| draw.random_range(0..entries))
+                .collect()
+        } else {
+            // The first `seats` steps of a Fisher-Yates shuffle: a uniform ordered sample.
+            let mut pool: Vec<usize> = (0..entries).collect();
+            for k in 0..self.seats {
+                let j = draw.random_range(k..entries);
+                pool.swap(k, j);
+            }
+            pool.truncate(self.seats);
+            pool
+        }
+    }
+
+    /// How many games the run has, for `entries` entries.
+    pub fn len(&self, entries: usize) -> usize {
+        match self.format {
+            Format::RoundRobin => entries * entries.saturating_sub(1) / 2 * self.games,
+            Format::Gauntlet => entries.saturating_sub(1) * self.games,
+            Format::Pool => self.games,
+            Format::Series => entries * self.games,
+        }
+    }
+
+    /// Game `index` of the run: its seed, seats, variant and round.
+    pub fn game(&self, index: usize, entries: usize, variants: usize) -> Scheduled {
+        let seed = derive_seed(self.seed, index as u64);
+        let variants = variants.max(1);
+        let per = self.games.max(1);
+        let (seats, round, variant) = match self.format {
+            Format::RoundRobin | Format::Gauntlet => {
+                let (pairing, round) = (index / per, index % per);
+                let (a, b) = match self.format {
+                    Format::Gauntlet => (0, pairing + 1),
+                    _ => nth_pair(pairing, entries),
+                };
+                let seats = if round % 2 == 0 {
+                    vec![a, b]
+                } else {
+                    vec![b, a]
+                };
+                (seats, round, (round / 2) % variants)
+            }
+            Format::Pool => (self.seating(seed, entries), index, index % variants),
+            Format::Series => (vec![index / per], index % per, (index % per) % variants),
+        };
+        Scheduled {
+            index,
+            seed,
+            seats,
+            variant,
+            round,
+        }
+    }
+}
+
+/// The `k`-th pair `(a, b)`, `a < b`, of `entries` entries in the order `(0,1), (0,2), ..., (1,2), ...`.
+fn nth_pair(mut k: usize, entries: usize) -> (usize, usize) {
+    for a in 0..entries {
+        let after = entries - a - 1;
+        if k < after {
+            return (a, a + 1 + k);
+        }
+        k -= after;
+    }
+    unreachable!("pairing {k} is beyond the schedule")
+}
+
+/// Every game of a run, in number order.
+pub fn schedule(plan: &Plan, entries: usize, variants: usize) -> Vec<Scheduled> {
+    (0..plan.len(entries))
+        .map(|i| plan.game(i, entries, variants))
+        .collect()
+}
+
+/// One game's result in a report.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's number in the run, from 1 (as in replay file names).
+    pub number: usize,
+    pub seed: u64,
+    pub variant: String,
+    /// The entries' names in seat order: the first moved first.
+    pub players: Vec<String>,
+    /// The content hashes of the versions that played, in seat order.
+    pub sha256: Vec<String>,
+    /// The winner's name and seat, or `None` (a draw, no winner).
+    pub winner: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner_seat: Option<usize>,
+    pub reason: String,
+    pub turns: u32,
+    /// Each seat's fault, if any.
+    pub faults: Vec<Option<Fault>>,
+    /// The SHA-256 of the game's moves, where the game keeps it ([`Ending::moves_sha256`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves_sha256: Option<String>,
+    /// A solo game's score ([`Ending::score`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// The game's own figures of this game ([`Ending::details`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<serde_json::Value>,
+}
+
+impl GameRecord {
+    /// Whether a fault voided the game for the seats that did not fault (more than two seats).
+    pub fn is_void(&self) -> bool {
+        self.players.len() > 2 && self.faults.iter().any(Option::is_some)
+    }
+}
+
+/// Everything a run reports, as its JSON: the same bytes for the same configuration, seed and
+/// strategies whatever the thread count or the shard split.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub game: String,
+    pub plan: Plan,
+    /// The part of the run this report holds, when it was played in shards (`--shard K/N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// The limits the strategies ran under.
+    pub limits: serde_json::Value,
+    /// The SHA-256 of the game's set-up ([`Playable::setup`]: maps, dice).
+    pub setup_sha256: String,
+    /// The entries under their names in the tables, with their files' content hashes.
+    pub entries: Vec<StrategyRef>,
+    pub variants: Vec<String>,
+    /// Standings, pairs, seats and how games ended, computed from `games` alone.
+    #[serde(flatten)]
+    pub summary: Summary,
+    pub games: Vec<GameRecord>,
+}
+
+/// Which part of a run to play: the games whose index `i` has `i % count == index - 1`
+/// (`--shard 3/16` is index 3 of 16). A game's result depends only on its number, so the parts of a
+/// run played anywhere merge into the run played whole ([`super::shard::merge`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// From 1 to `count`.
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub fn contains(&self, game: usize) -> bool {
+        game % self.count == self.index - 1
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("expected K/N with 1 <= K <= N (as in 3/16), got {text:?}");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// Who plays a game: by default the entries as given; under hot reload the versions current when
+/// the game starts ([`super::live::Live`]).
+pub trait Lineup: Sync {
+    /// The players of `game`, in seat order, as they are when the game starts.
+    fn players(&self, game: &Scheduled) -> Vec<Entry>;
+    /// Every entry that played or may play, in the order the report lists them.
+    fn all(&self) -> Vec<Entry>;
+}
+
+impl Lineup for [Entry] {
+    fn players(&self, game: &Scheduled) -> Vec<Entry> {
+        game.seats.iter().map(|&e| self[e].clone()).collect()
+    }
+
+    fn all(&self) -> Vec<Entry> {
+        self.to_vec()
+    }
+}
+
+/// What to run: the game, the plan, and which part of it.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub plan: Plan,
+    /// Only the games of this shard, if given.
+    pub shard: Option<Shard>,
+    pub jobs: usize,
+    /// Whether to record every game's replay (handed to `on_game`).
+    pub record: bool,
+}
+
+impl Run {
+    /// The games this run plays, in number order.
+    pub fn games(&self, entries: usize, variants: usize) -> Vec<Scheduled> {
+        (0..self.plan.len(entries))
+            .filter(|&i| self.shard.is_none_or(|s| s.contains(i)))
+            .map(|i| self.plan.game(i, entries, variants))
+            .collect()
+    }
+}
+
+/// Plays `run` on its `jobs` threads with the players `lineup` gives when each game starts; `count`
+/// is the number of entries the schedule draws from. `on_game` is called after each game (progress
+/// bars, replay files), from the thread that played it, with its replay if `run.record` is set.
+pub fn run<P: Playable + ?Sized, L: Lineup + ?Sized>(
+    game: &P,
+    lineup: &L,
+    count: usize,
+    run: Run,
+    on_game: impl Fn(&Scheduled, &Ending, Option<&Replay>) + Sync,
+) -> Result<Report, PlanError> {
+    run.plan.check(game.game(), count)?;
+    let games = run.games(count, game.variants());
+    let records = run_indexed(
+        games.len(),
+        run.jobs,
+        |i| {
+            let scheduled = &games[i];
+            let players = lineup.players(scheduled);
+            let seats: Vec<&Entry> = players.iter().collect();
+            let (ending, replay) = game.play(scheduled, &seats, run.record);
+            on_game(scheduled, &ending, replay.as_ref());
+            record(game, scheduled, &players, ending)
+        },
+        |_| {},
+    );
+    let all = lineup.all();
+    let entries: Vec<StrategyRef> = all
+        .iter()
+        .map(|e| StrategyRef {
+            name: e.name.clone(),
+            ..StrategyRef::of(&e.strategy)
+        })
+        .collect();
+    let limits = all.first().map_or(serde_json::Value::Null, |e| {
+        serde_json::to_value(e.strategy.limits()).expect("limits serialize")
+    });
+    Ok(Report::new(
+        game.game().to_string(),
+        run.plan,
+        entries,
+        (0..game.variants()).map(|v| game.variant_name(v)).collect(),
+        limits,
+        crate::runtime::source_hash(game.setup().as_bytes()),
+        run.shard,
+        records,
+    ))
+}
+
+/// The record of one game.
+fn record<P: Playable + ?Sized>(
+    game: &P,
+    scheduled: &Scheduled,
+    players: &[Entry],
+    ending: Ending,
+) -> GameRecord {
+    GameRecord {
+        number: scheduled.index + 1,
+        seed: scheduled.seed,
+        variant: game.variant_name(scheduled.variant),
+        winner: ending.winner.map(|s| players[s].name.clone()),
+        winner_seat: ending.winner,
+        sha256: players
+            .iter()
+            .map(|p| p.strategy.hash().to_string())
+            .collect(),
+        players: players.iter().map(|p| p.name.clone()).collect(),
+        reason: ending.reason,
+        turns: ending.turns,
+        faults: ending.faults,
+        moves_sha256: ending.moves_sha256,
+        score: ending.score,
+        details: ending.details,
+    }
+}
+
+impl Report {
+    /// A report of `games`, with its summary computed from them.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        game: String,
+        plan: Plan,
+        entries: Vec<StrategyRef>,
+        variants: Vec<String>,
+        limits: serde_json::Value,
+        setup_sha256: String,
+        shard: Option<Shard>,
+        games: Vec<GameRecord>,
+    ) -> Report {
+        let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+        Report {
+            summary: Summary::of(&names, plan.seats, &games),
+            game,
+            plan,
+            limits,
+            setup_sha256,
+            shard,
+            variants,
+            games,
+            entries,
+        }
+    }
+}
+
+/// Names for the entries: the file stems; where two files share a stem, their file names or as much of
+/// their paths as tells them apart (`greedy.lua` and `greedy.py`, `lua/greedy.lua` and
+/// `mine/greedy.lua`); the same file entered twice is numbered (`greedy-2`).
+pub fn unique_names(strategies: &[Strategy]) -> Vec<String> {
+    // The path as components: `strategies/lua/worms/greedy.lua`.
+    let parts: Vec<Vec<String>> = strategies
+        .iter()
+        .map(|s| {
+            s.path()
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect()
+        })
+        .collect();
+    // Level 0 is the stem; level k the last k components of the path (`greedy.py`,
+    // `lua/greedy.lua`).
+    let label = |i: usize, k: usize| {
+        if k == 0 || parts[i].is_empty() {
+            strategies[i].name().to_string()
+        } else {
+            parts[i][parts[i].len().saturating_sub(k)..].join("/")
+        }
+    };
+    let mut names: Vec<String> = Vec::with_capacity(strategies.len());
+    for i in 0..strategies.len() {
+        // The file's stem, or as little of its path as tells it from another file of the same stem.
+        let mut k = 0;
+        let base = loop {
+            let mine = label(i, k);
+            let clash = (0..strategies.len()).any(|j| {
+                j != i && strategies[j].path() != strategies[i].path() && label(j, k) == mine
+            });
+            if !clash || k >= parts[i].len() {
+                break mine;
+            }
+            k += 1;
+        };
+        // The same file entered twice: numbered.
+        let mut name = base.clone();
+        let mut n = 2;
+        while names.contains(&name) {
+            name = format!("{base}-{n}");
+            n += 1;
+        }
+        names.push(name);
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(format: Format, games: usize, seats: usize, repeat: bool) -> Plan {
+        Plan {
+            format,
+            games,
+            seed: 7,
+            seats,
+            repeat,
+        }
+    }
+
+    #[test]
+    fn a_round_robin_plays_every_pair_with_sides_swapped_and_maps_rotated() {
+        let games = schedule(&plan(Format::RoundRobin, 4, 2, false), 3, 2);
+        assert_eq!(games.len(), 3 * 4);
+        let firsts: Vec<Vec<usize>> = games.iter().map(|g| g.seats.clone()).collect();
+        assert_eq!(&firsts[..4], &[[0, 1], [1, 0], [0, 1], [1, 0]]);
+        assert_eq!(firsts[4], [0, 2]);
+        assert_eq!(firsts[8], [1, 2]);
+        let variants: Vec<usize> = games[..4].iter().map(|g| g.variant).collect();
+        assert_eq!(variants, [0, 0, 1, 1]);
+        let seeds: std::collections::HashSet<u64> = games.iter().map(|g| g.seed).collect();
+        assert_eq!(seeds.len(), games.len(), "every game has its own seed");
+        assert!(games.iter().enumerate().all(|(i, g)| g.index == i));
+    }
+
+    #[test]
+    fn a_gauntlet_pits_the_first_entry_against_each_other() {
+        let games = schedule(&plan(Format::Gauntlet, 2, 2, false), 4, 1);
+        let pairs: Vec<Vec<usize>> = games.iter().map(|g| g.seats.clone()).collect();
+        assert_eq!(pairs, [[0, 1], [1, 0], [0, 2], [2, 0], [0, 3], [3, 0]]);
+    }
+
+    #[test]
+    fn a_series_plays_each_entry_alone_seeded_by_the_game_number() {
+        let games = schedule(&plan(Format::Series, 3, 1, false), 2, 1);
+        let seats: Vec<Vec<usize>> = games.iter().map(|g| g.seats.clone()).collect();
+        assert_eq!(seats, [[0], [0], [0], [1], [1], [1]]);
+        assert_eq!(games[4].seed, derive_seed(7, 4));
+        assert_eq!(games[4].round, 1);
+    }
+
+    #[test]
+    fn pool_seatings_are_distinct_entries_in_random_order_from_the_games_number_alone() {
+        let p = plan(Format::Pool, 100, 4, false);
+        let games = schedule(&p, 7, 1);
+        for g in &games {
+            let mut seats = g.seats.clone();
+            seats.sort();
+            seats.dedup();
+            assert_eq!(seats.len(), 4, "distinct entries: {:?}", g.seats);
+            assert!(g.seats.iter().all(|&e| e < 7));
+            assert_eq!(
+                p.game(g.index, 7, 1),
+                *g,
+                "a game's seating is its number's alone"
+            );
+        }
+        let firsts: std::collections::HashSet<usize> = games.iter().map(|g| g.seats[0]).collect();
+        assert_eq!(firsts.len(), 7, "every entry sits first sometimes");
+    }
+
+    #[test]
+    fn plans_are_checked_against_the_game_and_the_entries() {
+        let p = plan(Format::Pool, 10, 4, false);
+        assert!(matches!(p.check("bs", 3), Err(PlanError::TooFew { .. })));
+        assert!(plan(Format::Pool, 10, 4, true).check("bs", 3).is_ok());
+        assert!(matches!(
+            plan(Format::RoundRobin, 10, 4, false).check("bs", 5),
+            Err(PlanError::Format { .. })
+        ));
+        assert!(matches!(
+            plan(Format::Series, 0, 1, false).check("2048", 1),
+            Err(PlanError::Empty)
+        ));
+    }
+
+    #[test]
+    fn a_shard_plays_every_nth_game() {
+        let run = Run {
+            plan: plan(Format::RoundRobin, 4, 2, false),
+            shard: Some("2/3".parse().unwrap()),
+            jobs: 1,
+            record: false,
+        };
+        let games = run.games(3, 1);
+        let indices: Vec<usize> = games.iter().map(|g| g.index).collect();
+        assert_eq!(indices, [1, 4, 7, 10]);
+        assert!("0/3".parse::<Shard>().is_err() && "4/3".parse::<Shard>().is_err());
+    }
+}
