@@ -9,6 +9,7 @@ mod embed;
 mod hostile;
 mod play;
 mod programs;
+mod registry;
 mod reload;
 mod sandbox;
 mod util;

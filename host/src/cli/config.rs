@@ -1,15 +1,16 @@
 //! Tournament files: a whole tournament in one TOML file (`botbox tournament FILE.toml`).
 //!
 //! ```toml
-//! game = "worms"                 # worms | dice | bs | connect4
-//! format = "round-robin"         # round-robin | gauntlet (worms, dice)
-//! games = 40                     # per pairing (bs: in all)
+//! game = "worms"                 # any game `botbox games` lists: 2048 | dice | bs | worms | connect4
+//! format = "round-robin"         # round-robin | gauntlet (two-player games)
+//! games = 40                     # per pairing (20); bs: in all (1000); 2048: per entry (100)
 //! seed = 1
 //! jobs = 2
 //! maps = ["../worms/"]           # worms: map files or directories; `turns = N` overrides limits
 //!                                # dice: `dice = "FILE"`, `variant = "free"`, `die = [1, 2]`
 //!                                # bs: `repeat = true` lets an entry sit at a table twice
 //!                                # connect4: `variants = ["standard", "8x7-4"]`, `openings = 4`
+//!                                # 2048: `variants = ["5x5"]` (the board, 4x4 by default)
 //!
 //! [limits]                       # all optional (`runtime::LimitSpec`); the command line's
 //! fuel = 2000000000              # --fuel, --memory, ... flags override them
@@ -40,20 +41,11 @@ use botbox::runtime::{LimitSpec, Params, Strategy};
 use botbox::tournament::runner::{self, Entry, Format};
 use serde::Deserialize;
 
-/// The games a tournament file can run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Game {
-    Worms,
-    Dice,
-    Bs,
-    Connect4,
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct File {
-    pub game: Game,
+    /// Any registered game (`botbox games`).
+    pub game: String,
     #[serde(default = "round_robin")]
     pub format: Format,
     pub games: Option<usize>,
@@ -75,7 +67,8 @@ pub struct File {
     /// Dice: the dice to use, numbered from 1.
     #[serde(default)]
     pub die: Vec<usize>,
-    /// Connect Four: the variants by name (`botbox games`) or variant files; the first by default.
+    /// Connect Four: the variants by name (`botbox games`) or variant files, the first by default;
+    /// 2048: the board size (`["5x5"]`).
     #[serde(default)]
     pub variants: Vec<String>,
     /// Connect Four and Wormworld: random opening plies, the same for both games of a pair.
@@ -158,9 +151,9 @@ impl Loaded {
             }
             entries.push(Entry { name, strategy });
         }
-        if entries.len() < 2 {
+        if entries.is_empty() {
             anyhow::bail!(
-                "{}: a tournament needs at least two [[entries]]",
+                "{}: a tournament needs at least one [[entries]] (two for a game of two players)",
                 self.path.display()
             );
         }
@@ -188,6 +181,13 @@ pub fn read(path: &Path) -> anyhow::Result<Loaded> {
             .unwrap_or_default();
         anyhow::anyhow!("{}{}: {}{}", path.display(), at.0, e.message(), at.1)
     })?;
+    if let Err(e) = botbox::games::registry::find(&file.game) {
+        let line = text
+            .lines()
+            .position(|l| l.trim_start().starts_with("game"))
+            .map_or(String::new(), |i| format!(":{}", i + 1));
+        anyhow::bail!("{}{line}: game = {:?}: {e}", path.display(), file.game);
+    }
     Ok(Loaded {
         path: path.to_path_buf(),
         file,
@@ -242,61 +242,46 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
     );
     let flags = &overrides.flags;
     let in_file = |what: &str| format!("{}: {what}", path.display());
-    match f.game {
-        Game::Worms => {
-            let maps: Vec<PathBuf> = f.maps.iter().map(|m| loaded.resolve(m)).collect();
-            let maps =
-                super::worms::load_maps_from(&maps, f.turns).with_context(|| in_file("maps"))?;
-            let duel = botbox::play::worms::Worms {
-                maps,
-                openings: Some((f.openings, f.seed)),
-            };
-            let games = f.games.unwrap_or(20);
-            let plan = super::run::two_players(f.format, games, f.seed);
-            super::run::run_and_report(&duel, &entries, plan, &run, flags)?;
-        }
-        Game::Dice => {
-            match f.variant.as_deref() {
-                Some("free") => {}
-                other => anyhow::bail!(
-                    "{}: variant = {other:?}: a dice tournament plays variant = \"free\" (the strict rule leaves no choice; use `botbox dice`)",
-                    path.display()
-                ),
-            }
-            let dice = f
-                .dice
-                .as_ref()
-                .with_context(|| in_file("a dice tournament needs `dice = \"FILE\"`"))?;
-            let (duel, entries) =
-                super::dice_free::lineup(&loaded.resolve(dice), &f.die, &entries, f.seed)?;
-            let games = f.games.unwrap_or(1000);
-            let plan = super::run::two_players(f.format, games, f.seed);
-            super::run::run_and_report(&duel, &entries, plan, &run, flags)?;
-        }
-        Game::Connect4 => {
-            let variants: Vec<String> = f
-                .variants
-                .iter()
-                .map(|v| {
-                    let file = loaded.resolve(Path::new(v));
-                    if file.is_file() {
-                        file.display().to_string()
-                    } else {
-                        v.clone()
-                    }
-                })
-                .collect();
-            let duel = super::versus::duel("connect4", &variants, f.openings, f.seed)
-                .with_context(|| in_file("variants"))?;
-            let games = f.games.unwrap_or(20);
-            let plan = super::run::two_players(f.format, games, f.seed);
-            super::run::run_and_report(&duel, &entries, plan, &run, flags)?;
-        }
-        Game::Bs => {
-            let games = f.games.unwrap_or(1000);
-            let plan = super::bs::plan(games, f.repeat, f.seed);
-            super::run::run_and_report(&botbox::play::bs::Bs, &entries, plan, &run, flags)?;
-        }
+    if f.game == "dice" && f.variant.as_deref() != Some("free") {
+        anyhow::bail!(
+            "{}: variant = {:?}: a dice tournament plays variant = \"free\" (the strict rule leaves no choice; use `botbox dice`)",
+            path.display(),
+            f.variant
+        );
     }
+    let options = super::hosted::Options {
+        variants: f
+            .variants
+            .iter()
+            .map(|v| {
+                let file = loaded.resolve(Path::new(v));
+                if file.is_file() {
+                    file.display().to_string()
+                } else {
+                    v.clone()
+                }
+            })
+            .collect(),
+        maps: f.maps.iter().map(|m| loaded.resolve(m)).collect(),
+        turns: f.turns,
+        dice: f.dice.as_ref().map(|d| loaded.resolve(d)),
+        die: f.die.clone(),
+        openings: f.openings,
+        seed: f.seed,
+    };
+    let (game, entries) = super::hosted::build(&f.game, &options, entries).with_context(|| {
+        in_file(match f.game.as_str() {
+            "worms" => "maps",
+            "dice" => "dice",
+            _ => "variants",
+        })
+    })?;
+    let games = f.games.unwrap_or(match game.seats() {
+        1 => 100,
+        2 => 20,
+        _ => 1000,
+    });
+    let plan = super::hosted::plan(&game, f.format, games, f.seed, f.repeat);
+    super::run::run_and_report(&game, &entries, plan, &run, flags)?;
     Ok(std::process::ExitCode::SUCCESS)
 }

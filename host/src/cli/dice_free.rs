@@ -1,7 +1,7 @@
 //! `botbox tournament dice --variant free`: (die, strategy) entries play Mensch ärgere Dich nicht
 //! under the manufacturer's original rule, where the player chooses which piece to move.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use botbox::play::dice_free::DiceFree;
@@ -33,17 +33,13 @@ pub struct TournamentArgs {
     /// The rules: only `free` leaves a choice to strategies (the strict rule is `botbox dice`)
     #[arg(long, value_enum, default_value = "free")]
     variant: Variant,
-    /// The dice file
-    #[arg(long, value_name = "FILE")]
-    dice: PathBuf,
-    /// Use only these dice (numbered from 1 as in the file); repeatable
-    #[arg(long = "die", value_name = "N")]
-    die: Vec<usize>,
+    #[command(flatten)]
+    dice: DiceArgs,
     /// The strategies (Lua, WASM, Rust crate, or a program speaking JSON Lines)
     #[arg(long, num_args = 1.., required = true, value_name = "STRATEGY")]
     players: Vec<PathBuf>,
     /// Games per pairing of entries (even: each starts half)
-    #[arg(long, default_value_t = 1000, value_parser = super::at_least_one)]
+    #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
     games: usize,
     /// round-robin: every entry against every other; gauntlet: the first entry against each other
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
@@ -54,15 +50,62 @@ pub struct TournamentArgs {
     flags: run::TournamentFlags,
 }
 
+/// The dice of a dice run: `botbox match dice`, `botbox tournament dice`, `botbox watch --game dice`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DiceArgs {
+    /// The dice file (default: the bundled examples/dice/wuerfel0.txt)
+    #[arg(long, value_name = "FILE")]
+    pub dice: Option<PathBuf>,
+    /// Use only these dice (numbered from 1 as in the file); repeatable
+    #[arg(long = "die", value_name = "N")]
+    pub die: Vec<usize>,
+}
+
+/// Play dice games (the free variant) between two strategies, sides swapped every game
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox match dice strategies/lua/dice/expectimax.lua strategies/lua/dice/frontmost.lua --die 1 --games 200
+  botbox match dice my_bot.lua strategies/lua/dice/capture_first.lua --dice examples/dice/loaded.txt --die 2
+
+Each strategy plays with each chosen die (all of the file's when no --die is given), as entries
+named like D1:frontmost; every two entries play --games games, each starting half of them.")]
+pub struct MatchArgs {
+    /// The first strategy
+    first: PathBuf,
+    /// The second strategy
+    second: PathBuf,
+    #[command(flatten)]
+    dice: DiceArgs,
+    /// Games per pairing of entries (even: each starts half)
+    #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
+    games: usize,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+pub fn execute_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    even(args.games)?;
+    let strategies = run::load_entries(&[args.first, args.second], &args.run.limits)?;
+    let (duel, entries) = lineup(&args.dice, &strategies, args.run.seed)?;
+    let plan = run::two_players(Format::RoundRobin, args.games, args.run.seed);
+    run::run_and_report(&duel, &entries, plan, &args.run, &Default::default())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Every pairing plays an even number of games, each entry starting half.
+fn even(games: usize) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        games.is_multiple_of(2),
+        "--games {games} is odd: every pairing plays an even number of games, each entry starting half",
+    );
+    Ok(())
+}
+
 pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     let Variant::Free = args.variant;
-    anyhow::ensure!(
-        args.games.is_multiple_of(2),
-        "--games {} is odd: every pairing plays an even number of games, each entry starting half",
-        args.games
-    );
+    even(args.games)?;
     let strategies = run::load_entries(&args.players, &args.run.limits)?;
-    let (duel, entries) = lineup(&args.dice, &args.die, &strategies, args.run.seed)?;
+    let (duel, entries) = lineup(&args.dice, &strategies, args.run.seed)?;
     let plan = run::two_players(args.format, args.games, args.run.seed);
     run::run_and_report(&duel, &entries, plan, &args.run, &args.flags)?;
     Ok(ExitCode::SUCCESS)
@@ -71,21 +114,28 @@ pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
 /// The free variant's entries: every strategy with every chosen die (numbered from 1; all when
 /// none are chosen), die-major, so every pairing's first entry has the lower die, as `botbox dice`
 /// seats them.
+/// The dice of `args` and how to name their file in messages.
+pub fn read(args: &DiceArgs) -> anyhow::Result<(Vec<botbox::games::dice::Die>, String)> {
+    Ok(match &args.dice {
+        Some(path) => (super::dice::read_dice(path)?, path.display().to_string()),
+        None => {
+            let text = botbox::games::dice::bundled("wuerfel0").expect("bundled");
+            let dice = botbox::games::dice::file::parse(text).expect("the bundled dice parse");
+            (dice, "the bundled wuerfel0".to_string())
+        }
+    })
+}
+
 pub fn lineup(
-    dice_file: &Path,
-    die: &[usize],
+    args: &DiceArgs,
     strategies: &[Entry],
     seed: u64,
 ) -> anyhow::Result<(DiceFree, Vec<Entry>)> {
-    let dice = super::dice::read_dice(dice_file)?;
+    let (dice, file) = read(args)?;
     let mut chosen = Vec::new();
-    for &n in die {
+    for &n in &args.die {
         if n == 0 || n > dice.len() {
-            anyhow::bail!(
-                "die {n}: {} has dice 1 to {}",
-                dice_file.display(),
-                dice.len()
-            );
+            anyhow::bail!("die {n}: {file} has dice 1 to {}", dice.len());
         }
         if !chosen.contains(&(n - 1)) {
             chosen.push(n - 1);

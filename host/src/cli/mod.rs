@@ -9,6 +9,7 @@ mod config;
 mod dice;
 mod dice_free;
 mod games;
+mod hosted;
 mod limits;
 mod merge;
 mod new;
@@ -72,8 +73,7 @@ enum MatchGame {
     Bs(bs::MatchArgs),
     /// Play Connect Four games between two strategies, sides swapped every game
     Connect4(versus::MatchArgs),
-    /// Play dice games (the free variant) between two strategies, sides and dice swapped every game
-    Dice(versus::MatchArgs),
+    Dice(dice_free::MatchArgs),
 }
 
 /// Play a tournament between many strategies and print standings with Elo and faults
@@ -127,7 +127,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             MatchGame::Worms(args) => worms::execute_match(args),
             MatchGame::Bs(args) => bs::execute_match(args),
             MatchGame::Connect4(args) => versus::execute_match("connect4", args),
-            MatchGame::Dice(args) => versus::execute_match("dice", args),
+            MatchGame::Dice(args) => dice_free::execute_match(args),
         },
         Command::Tournament(args) => tournament(*args),
         Command::Play(args) => play::execute_play(args),
@@ -205,6 +205,11 @@ pub fn interrupted() -> Option<ExitCode> {
         );
         ExitCode::from(130)
     })
+}
+
+/// A game's name as `botbox games` lists it, checked against the registry.
+fn game_name(text: &str) -> Result<String, String> {
+    botbox::games::registry::find(text).map(|r| r.name().to_string())
 }
 
 /// A count of at least one (`--games`, `--jobs`): zero games or zero threads is a mistake, said at once.

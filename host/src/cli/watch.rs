@@ -8,25 +8,12 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use botbox::play::worms::Worms;
 use botbox::reload::{self, Reload};
 use botbox::runtime::Strategy;
-use botbox::tournament::hosted::Series2048;
 use botbox::tournament::runner::{self, Entry, Format, GameRecord, Plan, Playable, Run};
 
 use super::limits::LimitArgs;
 use super::run::smoke;
-
-/// The games `watch` evaluates in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum WatchGame {
-    Worms,
-    Dice,
-    Bs,
-    Connect4,
-    #[value(name = "2048")]
-    G2048,
-}
 
 /// Evaluate a bot continuously; every save restarts the evaluation with the new version
 #[derive(Debug, clap::Args)]
@@ -47,22 +34,23 @@ Stop with Ctrl-C, or give --batches.")]
 pub struct Args {
     /// The bot being developed (a file: .lua, .wasm, .wat, or a program)
     bot: PathBuf,
-    /// The game
-    #[arg(long, value_enum)]
-    game: WatchGame,
+    /// The game: any that `botbox games` lists
+    #[arg(long, value_parser = super::game_name)]
+    game: String,
     /// The opponent(s): the bot plays each of them
     #[arg(long, num_args = 1.., value_name = "STRATEGY")]
     vs: Vec<PathBuf>,
     /// Wormworld: map files or directories
     #[arg(long = "map", visible_alias = "maps", num_args = 1.., value_name = "MAP")]
     maps: Vec<PathBuf>,
-    /// Dice: the dice file
+    /// Dice: the dice file (default: the bundled examples/dice/wuerfel0.txt)
     #[arg(long, value_name = "FILE")]
     dice: Option<PathBuf>,
     /// Dice: the die (numbered from 1) both players use
     #[arg(long, default_value_t = 1, value_name = "N")]
     die: usize,
-    /// Connect Four: the variants by name or file (`botbox games`); the first by default
+    /// Connect Four: the variants by name or file (`botbox games`), the first by default; 2048: the
+    /// board size (5x5)
     #[arg(long = "variant", value_name = "NAME|FILE")]
     variants: Vec<String>,
     /// Connect Four: random opening plies, the same for both games of a pair
@@ -203,46 +191,44 @@ impl Eval {
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let jobs = super::jobs_or_cores(args.jobs);
-    let game: std::sync::Arc<dyn Playable + Send + Sync> = match args.game {
-        WatchGame::Worms => {
-            std::sync::Arc::new(Worms::new(super::worms::load_maps_from(&args.maps, None)?))
-        }
-        WatchGame::Dice => {
-            let dice = args
-                .dice
-                .as_ref()
-                .context("--dice FILE: the dice file (the game is played with --die)")?;
-            let dice_set = super::dice::read_dice(dice)?;
-            if args.die == 0 || args.die > dice_set.len() {
-                anyhow::bail!(
-                    "--die {}: {} has dice 1 to {}",
-                    args.die,
-                    dice.display(),
-                    dice_set.len()
-                );
+    let strategies = if args.vs.is_empty() {
+        Vec::new()
+    } else {
+        super::run::load_entries(&args.vs, &args.limits)?
+    };
+    let options = super::hosted::Options {
+        variants: args.variants.clone(),
+        maps: args.maps.clone(),
+        turns: None,
+        dice: args.dice.clone(),
+        die: vec![args.die],
+        openings: args.openings,
+        seed: args.seed,
+    };
+    // Dice: every entry plays the chosen die; the bot is entry 0 of each batch, the opponents follow.
+    let game: super::hosted::Game = match args.game.as_str() {
+        "dice" => {
+            let (dice, file) = super::dice_free::read(&super::dice_free::DiceArgs {
+                dice: args.dice.clone(),
+                die: Vec::new(),
+            })?;
+            if args.die == 0 || args.die > dice.len() {
+                anyhow::bail!("--die {}: {file} has dice 1 to {}", args.die, dice.len());
             }
-            // Every entry plays the chosen die: the bot is entry 0, the opponents follow.
             std::sync::Arc::new(botbox::play::dice_free::DiceFree {
-                dice: dice_set,
-                die_of: vec![args.die - 1; 1 + args.vs.len()],
+                dice,
+                die_of: vec![args.die - 1; 1 + strategies.len()],
                 seed: args.seed,
             })
         }
-        WatchGame::Bs => std::sync::Arc::new(botbox::play::bs::Bs),
-        WatchGame::Connect4 => std::sync::Arc::new(super::versus::duel(
-            "connect4",
-            &args.variants,
-            args.openings,
-            args.seed,
-        )?),
-        WatchGame::G2048 => std::sync::Arc::new(Series2048 { size: 4 }),
+        _ => super::hosted::build(&args.game, &options, strategies.clone())?.0,
     };
     let opponents = if game.seats() == 1 {
         Vec::new()
-    } else if args.vs.is_empty() {
+    } else if strategies.is_empty() {
         anyhow::bail!("--vs: give the opponent(s) the bot plays");
     } else {
-        super::run::load_entries(&args.vs, &args.limits)?
+        strategies
     };
     let eval = Eval {
         game,

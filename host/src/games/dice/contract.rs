@@ -32,6 +32,15 @@ use crate::games::contract::{
 use crate::games::{Rng, rng};
 use botbox_sdk::dice as wire;
 
+/// The text of the bundled dice file `name` (`wuerfel0`, the default, `loaded`, `no-six`,
+/// `stalling`).
+pub fn bundled(name: &str) -> Option<&'static str> {
+    FILES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
 /// The bundled dice files, the default first.
 const FILES: [(&str, &str); 4] = [
     (

@@ -46,6 +46,7 @@
 //! roll at a time for replays and strategies; [`mod@file`] reads dice files.
 
 mod contract;
+pub use contract::bundled;
 mod die;
 pub mod file;
 mod game;

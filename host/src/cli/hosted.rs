@@ -1,0 +1,101 @@
+//! Every registered game as the runner plays it, built from one set of options: what `tournament`
+//! files, `watch` and the per-game commands share. A game's set-up (maps, dice, variants, board size)
+//! is read here, where files are; the runner and the games see only the result.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use botbox::play::bs::Bs;
+use botbox::tournament::hosted::Series2048;
+use botbox::tournament::runner::{Entry, Format, Plan, Playable};
+
+/// A game chosen at run time.
+pub type Game = Arc<dyn Playable + Send + Sync>;
+
+/// What sets a game up, whichever game it is; each game reads the options it has.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Connect Four: variant names or files; 2048: one board size (`4x4` or `4`).
+    pub variants: Vec<String>,
+    /// Wormworld: map files or directories.
+    pub maps: Vec<PathBuf>,
+    /// Wormworld: overrides every map's turn limit.
+    pub turns: Option<u32>,
+    /// Dice: the dice file, and the dice to use (numbered from 1; all when empty).
+    pub dice: Option<PathBuf>,
+    pub die: Vec<usize>,
+    /// Random opening plies, the same for both games of a pair (Wormworld, Connect Four).
+    pub openings: u32,
+    /// The run's seed (openings and dice pairs are drawn from it).
+    pub seed: u64,
+}
+
+/// The game named `name` set up by `options`, and its entries: the strategies as given, except for
+/// dice, where each plays every chosen die (`D1:name`, ...).
+pub fn build(
+    name: &str,
+    options: &Options,
+    strategies: Vec<Entry>,
+) -> anyhow::Result<(Game, Vec<Entry>)> {
+    botbox::games::registry::find(name).map_err(anyhow::Error::msg)?;
+    Ok(match name {
+        "2048" => {
+            let size = match options.variants.as_slice() {
+                [] => 4,
+                [one] => board_size(one)?,
+                _ => anyhow::bail!("2048: one board size per run, not {:?}", options.variants),
+            };
+            botbox::games::g2048::check_size(size).context("2048 board size")?;
+            (Arc::new(Series2048 { size }), strategies)
+        }
+        "worms" => {
+            let maps = super::worms::load_maps_from(&options.maps, options.turns)?;
+            let worms = botbox::play::worms::Worms {
+                maps,
+                openings: Some((options.openings, options.seed)),
+            };
+            (Arc::new(worms), strategies)
+        }
+        "dice" => {
+            let dice = super::dice_free::DiceArgs {
+                dice: options.dice.clone(),
+                die: options.die.clone(),
+            };
+            let (game, entries) = super::dice_free::lineup(&dice, &strategies, options.seed)?;
+            (Arc::new(game), entries)
+        }
+        "bs" => (Arc::new(Bs), strategies),
+        other => {
+            let versus =
+                super::versus::duel(other, &options.variants, options.openings, options.seed)?;
+            (Arc::new(versus), strategies)
+        }
+    })
+}
+
+/// A 2048 board size written `4x4` or `4`.
+fn board_size(text: &str) -> anyhow::Result<usize> {
+    let side = text
+        .split_once('x')
+        .map_or(text, |(a, b)| if a == b { a } else { "" });
+    side.trim()
+        .parse()
+        .map_err(|_| anyhow::anyhow!("2048: {text:?} is not a board size such as 4x4"))
+}
+
+/// The plan a game's seat count calls for: a series for one seat, `format` for two, a pool for more.
+pub fn plan(game: &Game, format: Format, games: usize, seed: u64, repeat: bool) -> Plan {
+    let seats = game.seats();
+    Plan {
+        format: match seats {
+            1 => Format::Series,
+            2 => format,
+            _ => Format::Pool,
+        },
+        games,
+        seed,
+        seats,
+        repeat: repeat && seats > 2,
+    }
+}
