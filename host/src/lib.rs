@@ -26,6 +26,7 @@
 #![forbid(unsafe_code)]
 
 pub mod games;
+pub mod hosted;
 pub mod play;
 pub mod reload;
 pub mod replay;

@@ -13,11 +13,12 @@
 //! tables for Lua, as UTF-8 JSON bytes for WASM, as JSON Lines for programs (Wormworld programs
 //! speak a text protocol of their own, in `play::worms_text`).
 
+mod extension;
 mod fault;
 mod limits;
 mod log;
 pub mod lua;
-mod payload;
+pub mod payload;
 pub mod program;
 mod source;
 pub mod wasm;
@@ -27,6 +28,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use botbox_sdk::{Params, Setup};
+pub use extension::Extension;
 pub use fault::{Fault, FaultKind, LoadError};
 pub use limits::{LimitSpec, Limits};
 pub use payload::{Answer, Payload};

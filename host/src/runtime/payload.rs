@@ -1,8 +1,9 @@
 //! How observations and actions cross into strategy code. The JSON shape is the contract; Lua gets the
 //! same shape as tables, WASM gets the bytes. A game's hot observation may build its Lua table through
-//! a faster path, as long as the table equals the JSON shape (a test checks that for 2048).
+//! a faster path, as long as the table equals the JSON shape: the game's glue (`crate::hosted`)
+//! implements these traits for its wire types, overriding `to_lua`/`call_lua`/`from_lua` where it has
+//! a faster path (tests there check the tables against the JSON shape).
 
-use botbox_sdk::{bs, g2048};
 use serde::{Serialize, de::DeserializeOwned};
 
 use super::lua::convert;
@@ -30,13 +31,13 @@ pub trait Payload: Serialize {
 }
 
 /// The JSON shape of `value` as Lua tables.
-fn json_table(lua: &mlua::Lua, value: &(impl Serialize + ?Sized)) -> mlua::Result<mlua::Value> {
+pub fn json_table(lua: &mlua::Lua, value: &(impl Serialize + ?Sized)) -> mlua::Result<mlua::Value> {
     let json = serde_json::to_value(value).map_err(mlua::Error::external)?;
     convert::json_to_lua(lua, &json)
 }
 
 /// `wrapper(module[key], table())` if `module[key]` (read raw) is a function, else `None`.
-fn call_with_table(
+pub fn call_with_table(
     wrapper: &mlua::Function,
     module: &mlua::Table,
     key: &mlua::LuaString,
@@ -88,100 +89,3 @@ pub(crate) fn bad_answer<A: Answer>(shown: &str, reason: &serde_json::Error) -> 
 impl Payload for serde_json::Value {}
 impl Payload for botbox_sdk::Setup {}
 impl Answer for serde_json::Value {}
-
-impl Payload for botbox_sdk::worms::Observation {}
-impl Answer for botbox_sdk::worms::Move {
-    const EXPECTED: &'static str = botbox_sdk::worms::EXPECTED;
-}
-
-impl Payload for botbox_sdk::connect4::Observation {}
-impl Answer for botbox_sdk::connect4::Move {
-    const EXPECTED: &'static str = botbox_sdk::connect4::EXPECTED;
-}
-
-impl Payload for botbox_sdk::dice::Observation {}
-impl Answer for botbox_sdk::dice::Move {
-    const EXPECTED: &'static str = botbox_sdk::dice::EXPECTED;
-}
-
-/// BS's payloads cross through their packed constructors ([`super::lua::bs`]) when `$prepare` can
-/// pack them, else as their JSON shape.
-macro_rules! bs_payload {
-    ($($payload:ty => $prepare:ident),* $(,)?) => {$(
-        impl Payload for $payload {
-            fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
-                match super::lua::bs::$prepare(self) {
-                    Some(packed) => packed.table(lua),
-                    None => json_table(lua, self),
-                }
-            }
-
-            fn call_lua(
-                &self,
-                lua: &mlua::Lua,
-                wrapper: &mlua::Function,
-                module: &mlua::Table,
-                key: &mlua::LuaString,
-            ) -> mlua::Result<Option<(bool, mlua::Value)>> {
-                match super::lua::bs::$prepare(self) {
-                    Some(packed) => packed.call(lua, wrapper, module, key),
-                    None => call_with_table(wrapper, module, key, || json_table(lua, self)),
-                }
-            }
-        }
-    )*};
-}
-
-bs_payload!(
-    bs::PlayObservation => play_observation,
-    bs::CallObservation => call_observation,
-    bs::Event => event,
-);
-
-/// BS's `play` answer, [`bs::PlayAction`]: a list of card ids.
-impl Answer for Vec<u32> {
-    fn from_lua(value: &mlua::Value) -> Result<Self, String> {
-        super::lua::bs::card_list(value)
-    }
-}
-
-/// BS's `call` answer, [`bs::CallAction`]: `true` or `false`, nothing else (not `nil`).
-impl Answer for bool {
-    fn from_lua(value: &mlua::Value) -> Result<Self, String> {
-        match value {
-            mlua::Value::Boolean(b) => Ok(*b),
-            other => Err(format!(
-                "a {} where true or false was expected",
-                other.type_name()
-            )),
-        }
-    }
-}
-
-impl Payload for g2048::Observation {
-    fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
-        super::lua::g2048::observation(lua, self)
-    }
-}
-
-impl Answer for g2048::Direction {
-    fn from_lua(value: &mlua::Value) -> Result<Self, String> {
-        match value {
-            mlua::Value::String(s) => {
-                let s = s
-                    .to_str()
-                    .map_err(|_| "a move must be a UTF-8 string".to_string())?;
-                g2048::Direction::from_name(&s).ok_or_else(|| {
-                    format!(
-                        "expected \"left\", \"right\", \"up\" or \"down\", got {:?}",
-                        &*s
-                    )
-                })
-            }
-            other => Err(format!(
-                "expected a move (\"left\", \"right\", \"up\" or \"down\"), got a value of type {}",
-                other.type_name()
-            )),
-        }
-    }
-}

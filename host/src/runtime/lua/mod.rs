@@ -24,10 +24,8 @@
 //!   thrown away, and `gcinfo`/`collectgarbage` (the one reading that depends on the state's past) are
 //!   absent.
 
-pub mod bs;
 pub mod convert;
 mod costs;
-pub mod g2048;
 mod pattern;
 mod pool;
 
@@ -523,7 +521,9 @@ fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> {
     static NEW_GAME_CODE: LazyLock<Vec<u8>> = LazyLock::new(|| compile_trusted(NEW_GAME));
     let new_game = load_trusted(lua, "=botbox", &NEW_GAME_CODE)?
         .call::<Function>((begin_identities, randomseed))?;
-    g2048::install(lua)?;
+    for extension in super::extension::all() {
+        extension.install_lua(lua)?;
+    }
     let meter = install_costs(lua, shared)?;
     let payer = shared.clone();
     pattern::install(

@@ -12,7 +12,7 @@
 //! (one linear pass, no compilation) and refuses it over the caps below, then compiles it with a
 //! deadline, [`Limits::compile_time`]. Both refusals are [`LoadError::TooCostly`].
 
-mod host;
+pub mod host;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -199,7 +199,13 @@ impl Program {
         let module =
             compile_within(&engine, binary.into_owned(), limits.compile_time).map_err(refused)?;
         for import in module.imports() {
-            if import.module() != host::MODULE || !host::NAMES.contains(&import.name()) {
+            let offered = |name: &str| {
+                host::NAMES.contains(&name)
+                    || super::extension::all()
+                        .iter()
+                        .any(|e| e.wasm_imports().contains(&name))
+            };
+            if import.module() != host::MODULE || !offered(import.name()) {
                 return Err(LoadError::ForbiddenImport {
                     file: file.clone(),
                     module: import.module().to_string(),
@@ -220,6 +226,11 @@ impl Program {
         }
         let mut linker = Linker::new(&engine);
         host::define(&mut linker).map_err(|e| abi(format!("{e:#}")))?;
+        for extension in super::extension::all() {
+            extension
+                .link_wasm(&mut linker)
+                .map_err(|e| abi(format!("{e:#}")))?;
+        }
         let pre = linker
             .instantiate_pre(&module)
             .map_err(|e| abi(format!("{e:#}")))?;
@@ -500,6 +511,9 @@ fn compile_within(engine: &Engine, binary: Vec<u8>, deadline: Duration) -> Resul
         )),
     }
 }
+
+/// The linker host functions are defined in ([`super::Extension::link_wasm`]).
+pub type HostLinker = Linker<StoreData>;
 
 /// What a store carries: the memory limiter and the strategy's log.
 #[derive(Debug)]

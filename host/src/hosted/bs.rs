@@ -14,6 +14,9 @@ use mlua::{Function, Lua, LuaString, Table, Value};
 
 use botbox_sdk::bs::{CallObservation, Event, PlayObservation};
 
+use crate::runtime::lua as lua_rt;
+use crate::runtime::{Answer, Payload, payload};
+
 const CONSTRUCTORS: &str = r#"
 local byte = string.byte
 local function bind(p1, p2, p3, p4)
@@ -82,9 +85,9 @@ struct Cache {
 /// Runs `f` with this state's [`Cache`], making it on first use.
 fn cache<R>(lua: &Lua, f: impl FnOnce(&Cache) -> mlua::Result<R>) -> mlua::Result<R> {
     if lua.app_data_ref::<Cache>().is_none() {
-        static CODE: LazyLock<Vec<u8>> = LazyLock::new(|| super::compile_trusted(CONSTRUCTORS));
-        let (bind, event, build, dispatch) = super::load_trusted(lua, "=botbox.bs", &CODE)?
-            .call(lua.named_registry_value::<Value>(super::ORIGINALS_KEY)?)?;
+        static CODE: LazyLock<Vec<u8>> = LazyLock::new(|| lua_rt::compile_trusted(CONSTRUCTORS));
+        let (bind, event, build, dispatch) = lua_rt::load_trusted(lua, "=botbox.bs", &CODE)?
+            .call(lua.named_registry_value::<Value>(lua_rt::ORIGINALS_KEY)?)?;
         let bound = RefCell::new(None);
         let bytes = lua.create_buffer([0u8; PACKED_MAX])?;
         lua.set_app_data(Cache {
@@ -347,6 +350,60 @@ fn describe(v: &Value) -> String {
         Value::Number(n) => n.to_string(),
         Value::Integer(i) => i.to_string(),
         other => format!("a {}", other.type_name()),
+    }
+}
+
+/// BS's payloads cross through their packed constructors ((below)) when `$prepare` can
+/// pack them, else as their JSON shape.
+macro_rules! bs_payload {
+    ($($payload:ty => $prepare:ident),* $(,)?) => {$(
+        impl Payload for $payload {
+            fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
+                match $prepare(self) {
+                    Some(packed) => packed.table(lua),
+                    None => payload::json_table(lua, self),
+                }
+            }
+
+            fn call_lua(
+                &self,
+                lua: &mlua::Lua,
+                wrapper: &mlua::Function,
+                module: &mlua::Table,
+                key: &mlua::LuaString,
+            ) -> mlua::Result<Option<(bool, mlua::Value)>> {
+                match $prepare(self) {
+                    Some(packed) => packed.call(lua, wrapper, module, key),
+                    None => payload::call_with_table(wrapper, module, key, || payload::json_table(lua, self)),
+                }
+            }
+        }
+    )*};
+}
+
+bs_payload!(
+    PlayObservation => play_observation,
+    CallObservation => call_observation,
+    Event => event,
+);
+
+/// BS's `play` answer, `bs::PlayAction`: a list of card ids.
+impl Answer for Vec<u32> {
+    fn from_lua(value: &mlua::Value) -> Result<Self, String> {
+        card_list(value)
+    }
+}
+
+/// BS's `call` answer, `bs::CallAction`: `true` or `false`, nothing else (not `nil`).
+impl Answer for bool {
+    fn from_lua(value: &mlua::Value) -> Result<Self, String> {
+        match value {
+            mlua::Value::Boolean(b) => Ok(*b),
+            other => Err(format!(
+                "a {} where true or false was expected",
+                other.type_name()
+            )),
+        }
     }
 }
 

@@ -161,8 +161,9 @@ pub fn install(lua: &Lua) -> mlua::Result<()> {
     )?;
     lua.globals().raw_set("g2048", module)?;
     static CODE: std::sync::LazyLock<Vec<u8>> =
-        std::sync::LazyLock::new(|| super::compile_trusted(OBSERVATION));
-    let constructor: Function = super::load_trusted(lua, "=botbox.g2048", &CODE)?.call(())?;
+        std::sync::LazyLock::new(|| crate::runtime::lua::compile_trusted(OBSERVATION));
+    let constructor: Function =
+        crate::runtime::lua::load_trusted(lua, "=botbox.g2048", &CODE)?.call(())?;
     lua.set_named_registry_value(CONSTRUCTOR_KEY, constructor)
 }
 

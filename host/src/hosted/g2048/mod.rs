@@ -1,0 +1,55 @@
+//! 2048's glue to the runtimes: the `g2048` Lua module (the host's engine behind a `Board` value,
+//! for searching bots) with the fast observation constructor, and the WASM imports of the same engine
+//! (`docs/wasm-abi.md`); how its observation and answer cross.
+
+pub mod lua;
+pub mod wasm;
+
+use crate::games::g2048::{Direction, Observation};
+use crate::runtime::{Answer, Extension, Payload};
+
+/// What 2048 adds to every runtime.
+#[derive(Debug)]
+pub struct G2048;
+
+impl Extension for G2048 {
+    fn install_lua(&self, lua: &mlua::Lua) -> mlua::Result<()> {
+        lua::install(lua)
+    }
+
+    fn wasm_imports(&self) -> &'static [&'static str] {
+        &wasm::NAMES
+    }
+
+    fn link_wasm(&self, linker: &mut crate::runtime::wasm::HostLinker) -> wasmtime::Result<()> {
+        wasm::define(linker)
+    }
+}
+
+impl Payload for Observation {
+    fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
+        lua::observation(lua, self)
+    }
+}
+
+impl Answer for Direction {
+    fn from_lua(value: &mlua::Value) -> Result<Self, String> {
+        match value {
+            mlua::Value::String(s) => {
+                let s = s
+                    .to_str()
+                    .map_err(|_| "a move must be a UTF-8 string".to_string())?;
+                Direction::from_name(&s).ok_or_else(|| {
+                    format!(
+                        "expected \"left\", \"right\", \"up\" or \"down\", got {:?}",
+                        &*s
+                    )
+                })
+            }
+            other => Err(format!(
+                "expected a move (\"left\", \"right\", \"up\" or \"down\"), got a value of type {}",
+                other.type_name()
+            )),
+        }
+    }
+}
