@@ -205,10 +205,10 @@ pub trait Match {
     fn random_action(&self, rng: &mut Rng) -> Option<Value>;
     /// The outcome once the game is over.
     fn outcome(&self) -> Option<Outcome>;
-    /// The outcome when `seat` is at fault: it loses (places last), the others share the rest. A
-    /// driver stops asking after a forfeit; a game may also end itself here, so that `turn` is `None`
-    /// and `outcome` gives this outcome afterwards (the bundled games do).
-    fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
+    /// The outcome when `seat` is at fault: by default it loses (places last) and the others share
+    /// its point (with two players, the other wins). A game overrides it where the rules say
+    /// otherwise (a 2048 game keeps its score).
+    fn forfeit_outcome(&self, seat: SeatIndex, reason: &str) -> Outcome {
         let n = self.seat_count();
         let points: Vec<f64> = (0..n)
             .map(|s| {
@@ -226,6 +226,11 @@ pub trait Match {
             reason: reason.to_string(),
         }
     }
+    /// Ends the game with [`Match::forfeit_outcome`]: `turn` is `None` from then on, and `outcome`
+    /// gives that outcome. Every game gets this from [`with_forfeits`], the one place it is kept.
+    fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
+        self.forfeit_outcome(seat, reason)
+    }
     fn seat_count(&self) -> u32;
     /// Actions applied so far through [`Match::apply`] (the decisions of seats, not the passes or
     /// forced moves a game makes by itself).
@@ -233,4 +238,82 @@ pub trait Match {
     /// The full state as JSON, hidden information included, for replays' omniscient view and for the
     /// conformance suite's "same seed, same game". Never shown to a strategy.
     fn state(&self) -> Value;
+}
+
+/// A game inside the one rule every game shares: once a seat forfeits, the game is over with the
+/// game's [`Match::forfeit_outcome`], refuses further actions and has nothing more to tell.
+/// Every game's [`Rules::start`] returns its match wrapped in it.
+pub fn with_forfeits<M: Match + 'static>(game: M) -> Box<dyn Match> {
+    Box::new(Forfeits {
+        game,
+        forfeited: None,
+    })
+}
+
+struct Forfeits<M> {
+    game: M,
+    forfeited: Option<Outcome>,
+}
+
+impl<M: Match> Match for Forfeits<M> {
+    fn turn(&self) -> Option<Turn> {
+        self.forfeited.is_none().then(|| self.game.turn()).flatten()
+    }
+
+    fn observation(&self, seat: SeatIndex) -> Value {
+        self.game.observation(seat)
+    }
+
+    fn apply(&mut self, action: &Value) -> Result<Value, Refusal> {
+        match &self.forfeited {
+            Some(o) => Err(Refusal::Illegal(format!("the game is over ({})", o.reason))),
+            None => self.game.apply(action),
+        }
+    }
+
+    fn take_notices(&mut self) -> Vec<(SeatIndex, &'static str, Value)> {
+        let notices = self.game.take_notices();
+        if self.forfeited.is_some() {
+            return Vec::new();
+        }
+        notices
+    }
+
+    fn random_action(&self, rng: &mut Rng) -> Option<Value> {
+        self.forfeited
+            .is_none()
+            .then(|| self.game.random_action(rng))
+            .flatten()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.forfeited.clone().or_else(|| self.game.outcome())
+    }
+
+    fn forfeit_outcome(&self, seat: SeatIndex, reason: &str) -> Outcome {
+        self.game.forfeit_outcome(seat, reason)
+    }
+
+    fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
+        let outcome = self.game.forfeit_outcome(seat, reason);
+        self.forfeited = Some(outcome.clone());
+        outcome
+    }
+
+    fn seat_count(&self) -> u32 {
+        self.game.seat_count()
+    }
+
+    fn moves(&self) -> u32 {
+        self.game.moves()
+    }
+
+    fn state(&self) -> Value {
+        let mut state = self.game.state();
+        if let Value::Object(fields) = &mut state {
+            let reason = self.forfeited.as_ref().map(|o| o.reason.clone());
+            fields.insert("forfeited".into(), Value::from(reason));
+        }
+        state
+    }
 }

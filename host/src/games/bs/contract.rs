@@ -21,6 +21,7 @@ use super::{End, Event, Game, PLAYERS, PlayObservation, Resolution, Seat, policy
 use crate::games::Rng;
 use crate::games::contract::{
     GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
+    with_forfeits,
 };
 use rand::RngExt;
 
@@ -64,7 +65,7 @@ impl Rules for BsRules {
                 variant.name
             ));
         }
-        Ok(Box::new(BsMatch::new(seed)))
+        Ok(with_forfeits(BsMatch::new(seed)))
     }
 }
 
@@ -80,7 +81,6 @@ pub struct BsMatch {
     notices: Vec<(SeatIndex, &'static str, Value)>,
     /// Actions applied through [`Match::apply`], plays and calls.
     applied: u32,
-    forfeited: Option<Outcome>,
 }
 
 impl BsMatch {
@@ -99,7 +99,6 @@ impl BsMatch {
             asked: 0,
             notices: Vec::new(),
             applied: 0,
-            forfeited: None,
         }
     }
 
@@ -109,7 +108,7 @@ impl BsMatch {
     }
 
     fn is_over(&self) -> bool {
-        self.forfeited.is_some() || self.game.is_over()
+        self.game.is_over()
     }
 
     /// The seat asked to call next on the waiting play.
@@ -276,9 +275,6 @@ impl Match for BsMatch {
     /// The winner gets 1 point and place 0, the others 0 points and place 1; after the round limit
     /// nobody won: 0 points and place 0 for everyone.
     fn outcome(&self) -> Option<Outcome> {
-        if let Some(outcome) = &self.forfeited {
-            return Some(outcome.clone());
-        }
         let end = self.game.end()?;
         let (points, ranks) = match end {
             End::Won(winner) => (0..PLAYERS)
@@ -291,30 +287,6 @@ impl Match for BsMatch {
             ranks,
             reason: end.reason().to_string(),
         })
-    }
-
-    /// The contract's default forfeit (the seat at fault last, the others sharing its point), and
-    /// the game ends.
-    fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
-        let n = PLAYERS as u32;
-        let points = (0..n)
-            .map(|s| {
-                if s == seat {
-                    0.0
-                } else {
-                    1.0 / f64::from(n - 1)
-                }
-            })
-            .collect();
-        let ranks = (0..n).map(|s| u32::from(s == seat)).collect();
-        let outcome = Outcome {
-            points,
-            ranks,
-            reason: reason.to_string(),
-        };
-        self.forfeited = Some(outcome.clone());
-        self.notices.clear();
-        outcome
     }
 
     fn seat_count(&self) -> u32 {
@@ -346,7 +318,6 @@ impl Match for BsMatch {
             "awaiting_calls": self.game.awaiting_calls(),
             "calls": calls,
             "end": self.game.end(),
-            "forfeited": self.forfeited.as_ref().map(|o| &o.reason),
         })
     }
 }

@@ -306,7 +306,7 @@ fn the_round_limit_ends_with_no_winner() {
 
 #[test]
 fn a_forfeit_ends_the_game() {
-    let mut game = BsMatch::new(2);
+    let mut game = with_forfeits(BsMatch::new(2));
     let hand = game.observation(0)["hand"].clone();
     game.apply(&json!([hand[0]])).unwrap();
     let outcome = game.forfeit(2, "fault");
@@ -324,7 +324,7 @@ fn the_registry_entry() {
     assert_eq!(RULES.functions(), ["play", "call", "observe"]);
     assert_eq!(RULES.variants()[0].name, "standard");
     let game = RULES.start(&Variant::named("standard"), 4, 3).unwrap();
-    assert_eq!(game.state(), BsMatch::new(3).state());
+    assert_eq!(game.state(), with_forfeits(BsMatch::new(3)).state());
     assert_eq!(
         game.observation(0)["players"],
         json!(["seat0", "seat1", "seat2", "seat3"])

@@ -16,6 +16,7 @@ use super::{Config, Game, IllegalMove};
 use crate::games::Rng;
 use crate::games::contract::{
     GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
+    with_forfeits,
 };
 
 /// The function a Connect Four strategy answers.
@@ -127,10 +128,7 @@ impl Rules for Connect4Rules {
         }
         let config = self.config(&variant.name)?;
         let game = Game::new(config).map_err(|e| e.to_string())?;
-        Ok(Box::new(Connect4Match {
-            game,
-            forfeited: None,
-        }))
+        Ok(with_forfeits(Connect4Match { game }))
     }
 }
 
@@ -138,8 +136,6 @@ impl Rules for Connect4Rules {
 #[derive(Debug, Clone)]
 pub struct Connect4Match {
     game: Game,
-    /// The outcome when a seat forfeited; the game is over then.
-    forfeited: Option<Outcome>,
 }
 
 impl Connect4Match {
@@ -149,7 +145,7 @@ impl Connect4Match {
     }
 
     fn is_over(&self) -> bool {
-        self.forfeited.is_some() || self.game.is_over()
+        self.game.is_over()
     }
 
     /// The column `action` names, or why it is not a column at all. Whole numbers are columns,
@@ -200,9 +196,6 @@ impl Match for Connect4Match {
 
     fn apply(&mut self, action: &Value) -> Result<Value, Refusal> {
         let column = self.decode(action)?;
-        if self.forfeited.is_some() {
-            return Err(Refusal::Illegal(IllegalMove::GameOver.to_string()));
-        }
         let col = self.game.check(column).map_err(|e| match e {
             IllegalMove::ColumnFull { .. } => Refusal::Illegal(format!(
                 "{e}: the open columns are {:?}",
@@ -215,26 +208,13 @@ impl Match for Connect4Match {
     }
 
     fn random_action(&self, rng: &mut Rng) -> Option<Value> {
-        if self.forfeited.is_some() {
-            return None;
-        }
         self.game.random_column(rng).map(|col| json!(col))
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if let Some(outcome) = &self.forfeited {
-            return Some(outcome.clone());
-        }
         self.game
             .outcome()
             .map(|o| Outcome::two_player(o.winner.map(|s| s as SeatIndex), o.reason.name()))
-    }
-
-    /// Ends the game: `seat` loses, the other wins, with `reason`.
-    fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
-        let outcome = Outcome::two_player(Some(1 - seat.min(1)), reason);
-        self.forfeited = Some(outcome.clone());
-        outcome
     }
 
     fn seat_count(&self) -> u32 {
@@ -263,7 +243,6 @@ impl Match for Connect4Match {
             "to_move": self.game.to_move(),
             "history": self.game.history(),
             "outcome": outcome,
-            "forfeited": self.forfeited.as_ref().map(|o| &o.reason),
         })
     }
 }

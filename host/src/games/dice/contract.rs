@@ -28,6 +28,7 @@ use serde_json::{Value, json};
 use super::{Die, End, Game, Move, Place, Position, Seat, file};
 use crate::games::contract::{
     GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
+    with_forfeits,
 };
 use crate::games::{Rng, rng};
 use botbox_sdk::dice as wire;
@@ -150,7 +151,7 @@ impl Rules for DiceRules {
             return Err(format!("the dice game is played by 2 players, not {seats}"));
         }
         let [a, b] = DiceRules::dice(variant)?;
-        Ok(Box::new(DiceMatch::new(a, b, seed)))
+        Ok(with_forfeits(DiceMatch::new(a, b, seed)))
     }
 }
 
@@ -204,7 +205,6 @@ pub struct DiceMatch {
     opening: Vec<Value>,
     /// Actions applied through [`Match::apply`].
     applied: u32,
-    forfeited: Option<Outcome>,
 }
 
 impl DiceMatch {
@@ -216,7 +216,6 @@ impl DiceMatch {
             legal: Vec::new(),
             opening: Vec::new(),
             applied: 0,
-            forfeited: None,
         };
         game.opening = game.advance();
         game
@@ -261,7 +260,7 @@ impl DiceMatch {
     }
 
     fn is_over(&self) -> bool {
-        self.forfeited.is_some() || self.game.outcome().is_some()
+        self.game.outcome().is_some()
     }
 }
 
@@ -325,9 +324,6 @@ impl Match for DiceMatch {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if let Some(outcome) = &self.forfeited {
-            return Some(outcome.clone());
-        }
         let outcome = self.game.outcome()?;
         let reason = match outcome.end {
             End::Won(_) => "won".to_string(),
@@ -340,13 +336,6 @@ impl Match for DiceMatch {
             outcome.winner().map(|s| s as SeatIndex),
             &reason,
         ))
-    }
-
-    /// The seat at fault loses, as in `play::dice_free`.
-    fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
-        let outcome = Outcome::two_player(Some(1 - seat.min(1)), reason);
-        self.forfeited = Some(outcome.clone());
-        outcome
     }
 
     fn seat_count(&self) -> u32 {
@@ -367,7 +356,6 @@ impl Match for DiceMatch {
             "places": [position.places(0), position.places(1)],
             "end": self.game.outcome().map(|o| o.end),
             "opening": self.opening,
-            "forfeited": self.forfeited.as_ref().map(|o| &o.reason),
         })
     }
 }

@@ -15,6 +15,7 @@ use super::{Direction, Game, MAX_SIZE, MIN_SIZE, check_size};
 use crate::games::Rng;
 use crate::games::contract::{
     GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
+    with_forfeits,
 };
 
 /// The most moves a game of 2048 through the contract may last: a solo game has no opponent to end
@@ -95,7 +96,7 @@ impl Rules for G2048Rules {
             ));
         }
         let size = G2048Rules::size(&variant.name)?;
-        Ok(Box::new(G2048Match::new(size, seed, MOVE_CAP)))
+        Ok(with_forfeits(G2048Match::new(size, seed, MOVE_CAP)))
     }
 }
 
@@ -104,8 +105,6 @@ impl Rules for G2048Rules {
 pub struct G2048Match {
     game: Game,
     cap: u32,
-    /// How the game was ended early by [`Match::forfeit`], if it was.
-    forfeited: Option<Outcome>,
 }
 
 impl G2048Match {
@@ -115,7 +114,6 @@ impl G2048Match {
         G2048Match {
             game: Game::new(size, seed).expect("a checked board size"),
             cap,
-            forfeited: None,
         }
     }
 
@@ -133,7 +131,7 @@ impl G2048Match {
     }
 
     fn is_over(&self) -> bool {
-        self.forfeited.is_some() || self.game.moves() >= self.cap || self.game.is_over()
+        self.game.moves() >= self.cap || self.game.is_over()
     }
 }
 
@@ -187,9 +185,6 @@ impl Match for G2048Match {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if let Some(outcome) = &self.forfeited {
-            return Some(outcome.clone());
-        }
         if self.game.is_over() {
             Some(self.points("no-moves"))
         } else if self.game.moves() >= self.cap {
@@ -200,10 +195,8 @@ impl Match for G2048Match {
     }
 
     /// A 2048 game that ends at fault keeps its score: there is nobody else to share the points.
-    fn forfeit(&mut self, _seat: SeatIndex, reason: &str) -> Outcome {
-        let outcome = self.points(reason);
-        self.forfeited = Some(outcome.clone());
-        outcome
+    fn forfeit_outcome(&self, _seat: SeatIndex, reason: &str) -> Outcome {
+        self.points(reason)
     }
 
     fn seat_count(&self) -> u32 {
@@ -222,7 +215,6 @@ impl Match for G2048Match {
             "moves": self.game.moves(),
             "won": self.game.won(),
             "move_cap": self.cap,
-            "forfeited": self.forfeited.as_ref().map(|o| &o.reason),
         })
     }
 }

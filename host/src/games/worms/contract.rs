@@ -16,6 +16,7 @@ use super::{Game, Map, Move, Seat, Verdict};
 use crate::games::Rng;
 use crate::games::contract::{
     GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
+    with_forfeits,
 };
 
 /// The bundled maps, the default first.
@@ -103,7 +104,7 @@ impl Rules for WormsRules {
         if !self.seats().contains(seats) {
             return Err(format!("Wormworld is played by 2 players, not {seats}"));
         }
-        Ok(Box::new(WormsMatch::new(&WormsRules::map(variant)?)))
+        Ok(with_forfeits(WormsMatch::new(&WormsRules::map(variant)?)))
     }
 }
 
@@ -113,7 +114,6 @@ pub struct WormsMatch {
     game: Game,
     /// Actions applied through [`Match::apply`] (passes not counted).
     applied: u32,
-    forfeited: Option<Outcome>,
 }
 
 impl WormsMatch {
@@ -122,7 +122,6 @@ impl WormsMatch {
         let mut game = WormsMatch {
             game: Game::new(map),
             applied: 0,
-            forfeited: None,
         };
         game.pass_stuck();
         game
@@ -147,7 +146,7 @@ impl WormsMatch {
     }
 
     fn is_over(&self) -> bool {
-        self.forfeited.is_some() || self.game.is_over()
+        self.game.is_over()
     }
 }
 
@@ -202,22 +201,12 @@ impl Match for WormsMatch {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if let Some(outcome) = &self.forfeited {
-            return Some(outcome.clone());
-        }
         let outcome = self.game.outcome()?;
         let winner = match outcome.result {
             Verdict::Win(seat) => Some(seat as SeatIndex),
             Verdict::Draw => None,
         };
         Some(Outcome::two_player(winner, outcome.reason.name()))
-    }
-
-    /// The seat at fault loses, as in `play::worms`.
-    fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
-        let outcome = Outcome::two_player(Some(1 - seat.min(1)), reason);
-        self.forfeited = Some(outcome.clone());
-        outcome
     }
 
     fn seat_count(&self) -> u32 {
@@ -238,7 +227,6 @@ impl Match for WormsMatch {
             "worms": obs.worms,
             "worms_left": [self.game.worms_left(0), self.game.worms_left(1)],
             "outcome": self.game.outcome(),
-            "forfeited": self.forfeited.as_ref().map(|o| &o.reason),
         })
     }
 }
