@@ -112,15 +112,54 @@ fn lua(game: &str) -> &'static str {
     }
 }
 
+/// A Rust bot for a game whose strategies answer `choose_move`: the skeleton they share, with the
+/// game's wire types (`botbox_sdk::<module>::{<action>, Observation}`) and the body of `choose_move`.
+fn choose_move(what: &str, game: &str, module: &str, action: &str, body: &str) -> String {
+    RUST_SKELETON
+        .replace("{what}", what)
+        .replace("{game}", game)
+        .replace("{module}", module)
+        .replace("{action}", action)
+        .replace("{body}", body.trim_matches('\n'))
+}
+
+const RUST_SKELETON: &str = r#"//! {what} for botbox. Check it: `botbox check {game} .` (botbox builds the crate).
+
+use botbox_sdk::{module}::{{action}, Observation};
+use botbox_sdk::{Setup, Strategy};
+
+pub struct Bot;
+
+impl Strategy for Bot {
+    type Observation = Observation;
+    type Action = {action};
+
+    fn new(_setup: &Setup) -> Self {
+        Bot
+    }
+
+    fn choose_move(&mut self, obs: Observation) -> {action} {
+{body}
+    }
+}
+
+botbox_sdk::export_strategy!(Bot);
+"#;
+
 /// The files of a Rust starter crate: its manifest, its code, and its own copy of the SDK.
 fn rust(game: &str, name: &str) -> Vec<(PathBuf, String)> {
     let code = match game {
-        "2048" => RUST_2048,
-        "dice" => RUST_DICE,
-        "bs" => RUST_BS,
-        "worms" => RUST_WORMS,
-        "connect4" => RUST_CONNECT4,
-        _ => RUST_GENERIC,
+        "dice" => choose_move("A dice bot (free variant)", game, "dice", "Move", RUST_DICE),
+        "bs" => RUST_BS.to_string(),
+        "worms" => choose_move("A Wormworld bot", game, "worms", "Move", RUST_WORMS),
+        "connect4" => choose_move(
+            "A Connect Four bot",
+            game,
+            "connect4",
+            "Move",
+            RUST_CONNECT4,
+        ),
+        _ => choose_move("A 2048 bot", "2048", "g2048", "Direction", RUST_2048),
     };
     let manifest = format!(
         "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
@@ -132,7 +171,7 @@ fn rust(game: &str, name: &str) -> Vec<(PathBuf, String)> {
     );
     let mut files = vec![
         (PathBuf::from("Cargo.toml"), manifest),
-        (PathBuf::from("src/lib.rs"), code.to_string()),
+        (PathBuf::from("src/lib.rs"), code),
         (PathBuf::from(".gitignore"), "target/\n".to_string()),
         (
             PathBuf::from("botbox-sdk/Cargo.toml"),
@@ -314,49 +353,15 @@ end
 return M
 "#;
 
-const RUST_2048: &str = r#"//! A 2048 bot for botbox. Check it: `botbox check 2048 .` (botbox builds the crate).
-
-use botbox_sdk::g2048::{Direction, Observation};
-use botbox_sdk::{Setup, Strategy};
-
-pub struct Bot;
-
-impl Strategy for Bot {
-    type Observation = Observation;
-    type Action = Direction;
-
-    fn new(_setup: &Setup) -> Self {
-        Bot
-    }
-
-    fn choose_move(&mut self, obs: Observation) -> Direction {
+const RUST_2048: &str = r#"
         // The first legal of down, left, right, up: keeps big tiles in a corner.
         [Direction::Down, Direction::Left, Direction::Right, Direction::Up]
             .into_iter()
             .find(|d| obs.legal.contains(d))
             .unwrap_or(obs.legal[0])
-    }
-}
-
-botbox_sdk::export_strategy!(Bot);
 "#;
 
-const RUST_DICE: &str = r#"//! A dice bot (free variant) for botbox. Check it: `botbox check dice .` (botbox builds the crate).
-
-use botbox_sdk::dice::{Move, Observation};
-use botbox_sdk::{Setup, Strategy};
-
-pub struct Bot;
-
-impl Strategy for Bot {
-    type Observation = Observation;
-    type Action = Move;
-
-    fn new(_setup: &Setup) -> Self {
-        Bot
-    }
-
-    fn choose_move(&mut self, obs: Observation) -> Move {
+const RUST_DICE: &str = r#"
         // Capture when possible, else the piece furthest ahead.
         let best = obs
             .legal
@@ -364,10 +369,6 @@ impl Strategy for Bot {
             .max_by_key(|m| (m.captures, m.from))
             .expect("asked only when there is a choice");
         Move { from: best.from, to: best.to }
-    }
-}
-
-botbox_sdk::export_strategy!(Bot);
 "#;
 
 const RUST_BS: &str = r#"//! A BS (Cheat) bot for botbox. Check it: `botbox check bs .` (botbox builds the crate).
@@ -398,22 +399,7 @@ impl BsStrategy for Bot {
 botbox_sdk::export_bs_strategy!(Bot);
 "#;
 
-const RUST_WORMS: &str = r#"//! A Wormworld bot for botbox. Check it: `botbox check worms .` (botbox builds the crate).
-
-use botbox_sdk::worms::{Move, Observation};
-use botbox_sdk::{Setup, Strategy};
-
-pub struct Bot;
-
-impl Strategy for Bot {
-    type Observation = Observation;
-    type Action = Move;
-
-    fn new(_setup: &Setup) -> Self {
-        Bot
-    }
-
-    fn choose_move(&mut self, obs: Observation) -> Move {
+const RUST_WORMS: &str = r#"
         // The legal move of the worm whose head is nearest the hole.
         let distance = |m: &Move| {
             obs.worms
@@ -422,28 +408,9 @@ impl Strategy for Bot {
                 .map_or(u32::MAX, |w| w.cells[0][0].abs_diff(obs.hole[0]) + w.cells[0][1].abs_diff(obs.hole[1]))
         };
         *obs.legal.iter().min_by_key(|m| distance(m)).expect("asked only with a legal move")
-    }
-}
-
-botbox_sdk::export_strategy!(Bot);
 "#;
 
-const RUST_CONNECT4: &str = r#"//! A Connect Four bot for botbox. Check it: `botbox check connect4 .` (botbox builds the crate).
-
-use botbox_sdk::connect4::{Move, Observation};
-use botbox_sdk::{Setup, Strategy};
-
-pub struct Bot;
-
-impl Strategy for Bot {
-    type Observation = Observation;
-    type Action = Move;
-
-    fn new(_setup: &Setup) -> Self {
-        Bot
-    }
-
-    fn choose_move(&mut self, obs: Observation) -> Move {
+const RUST_CONNECT4: &str = r#"
         // The open column nearest the centre.
         let centre = obs.columns as i64 - 1;
         let column = *obs
@@ -452,10 +419,4 @@ impl Strategy for Bot {
             .min_by_key(|c| (2 * **c as i64 - centre).abs())
             .expect("asked only with an open column");
         Move { column }
-    }
-}
-
-botbox_sdk::export_strategy!(Bot);
 "#;
-
-const RUST_GENERIC: &str = RUST_2048;
