@@ -9,6 +9,7 @@
 mod contract;
 mod dice;
 mod g2048;
+pub(super) mod worms;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,7 +56,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         "worms" if !args.print && args.last.is_none() && std::io::stdout().is_terminal() => {
             super::worms_view::animate_replay(&file)?;
         }
-        "worms" => super::worms_view::print_replay(&mut out, &file, args.last)?,
+        "worms" => worms::print_replay(&mut out, &file, args.last)?,
         _ => contract::print_contract(&mut out, &file, args.last)?,
     }
     super::print_report(out.trim_end())?;

@@ -9,7 +9,42 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 use super::runner::Report;
+
+/// Which part of a run to play: the games whose index `i` has `i % count == index - 1`
+/// (`--shard 3/16` is index 3 of 16). A game's result depends only on its number, so the parts of a
+/// run played anywhere merge into the run played whole ([`merge`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// From 1 to `count`.
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub fn contains(&self, game: usize) -> bool {
+        game % self.count == self.index - 1
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let bad = || format!("expected K/N with 1 <= K <= N (as in 3/16), got {text:?}");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
 
 /// Why parts cannot be merged.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]

@@ -1,0 +1,205 @@
+//! A Wormworld replay re-played through the engine (`botbox replay`): the reader the text view and
+//! the terminal animation (`cli/worms_view.rs`) draw from.
+
+use botbox::games::worms::{Game, Map, Verdict};
+use botbox::play::worms::Turn;
+use botbox::replay::ReplayFile;
+use botbox::runtime::Fault;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{check_seats, difference, parse, same_result};
+
+/// The end of a Wormworld replay, as `play::Ending` records it.
+#[derive(Deserialize)]
+struct End {
+    winner: Option<usize>,
+    reason: String,
+    turns: u32,
+    faults: [Option<Fault>; 2],
+}
+
+/// A Wormworld replay re-played: every position (the start, then after each turn), the turns as the
+/// engine played them, and the end as a line of text (`None` when the replay has no end line).
+pub(in crate::cli) struct Replayed {
+    pub games: Vec<Game>,
+    pub turns: Vec<Turn>,
+    pub end: Option<String>,
+}
+
+/// Re-plays a Wormworld replay, believing none of it: the map is parsed from the header's text (its
+/// turn limit and start board must be the header's), each turn must be the turn of the seat to move,
+/// numbered next, with a legal move (or a pass when that seat has none) and the recorded fall, and
+/// the end must be the engine's, or a fault in a game still going with the winner the fault gives.
+pub(in crate::cli) fn replayed(file: &ReplayFile) -> anyhow::Result<Replayed> {
+    let h = &file.header;
+    let hl = file.header_line;
+    check_seats(file, 2)?;
+    let text: String = parse(file, hl, "params.text (the map)", &h.params["text"])?;
+    let map = Map::parse(&text).map_err(|e| file.bad(hl, format!("the replay's map: {e}")))?;
+    let turn_limit: u32 = parse(file, hl, "params.turn_limit", &h.params["turn_limit"])?;
+    if turn_limit != map.turns() {
+        return Err(file
+            .bad(
+                hl,
+                format!(
+                    "params.turn_limit is {turn_limit}, the map's is {}",
+                    map.turns()
+                ),
+            )
+            .into());
+    }
+    let board: Vec<String> = parse(file, hl, "start.board", &h.start["board"])?;
+    if board != map.rows() {
+        return Err(file.bad(hl, "start.board is not the map's board").into());
+    }
+    let names = replay_names(file);
+    let mut game = Game::new(&map);
+    let mut games = vec![game.clone()];
+    let mut turns = Vec::new();
+    for (i, value) in file.turns.iter().enumerate() {
+        let line = file.turn_line(i);
+        let recorded: Turn = parse(file, line, "not a Wormworld turn", value)?;
+        let (n, seat) = (game.turn() + 1, game.to_move());
+        let before = game.worms_left(seat);
+        match recorded.mv {
+            Some(mv) => game.apply(mv),
+            None => game.pass(),
+        }
+        .map_err(|e| file.bad(line, format!("turn {n} (player {}): {e}", seat + 1)))?;
+        let turn = Turn {
+            n,
+            seat,
+            mv: recorded.mv,
+            fell: game.worms_left(seat) < before,
+            // Whether the move was drawn for the opening cannot be re-played; it is only shown.
+            opening: recorded.opening,
+        };
+        if let Some(what) = difference(&recorded, &turn) {
+            return Err(file
+                .bad(line, format!("turn {n} does not follow: {what}"))
+                .into());
+        }
+        games.push(game.clone());
+        turns.push(turn);
+    }
+    let end = match &file.end {
+        None => None,
+        Some(end) => {
+            let line = file.end_line();
+            let r: End = parse(file, line, "not a Wormworld result", &end.result)?;
+            let expected = match (&r.faults, game.outcome()) {
+                ([None, None], None) => {
+                    return Err(file
+                        .bad(
+                            line,
+                            format!(
+                                "the game ends without a fault after turn {}, which does not \
+                                 end it",
+                                game.turn()
+                            ),
+                        )
+                        .into());
+                }
+                ([None, None], Some(outcome)) => {
+                    let winner = match outcome.result {
+                        Verdict::Win(seat) => Some(seat),
+                        Verdict::Draw => None,
+                    };
+                    (winner, outcome.reason.name())
+                }
+                // A fault ends a game still going; at the set-up (no turn yet) whatever the map.
+                (_, Some(_)) if game.turn() > 0 => {
+                    return Err(file
+                        .bad(
+                            line,
+                            "a fault after the game was over (no move was asked for)",
+                        )
+                        .into());
+                }
+                ([Some(_), None], _) => (Some(1), "fault"),
+                ([None, Some(_)], _) => (Some(0), "fault"),
+                ([Some(_), Some(_)], _) if game.turn() == 0 => (None, "fault"),
+                ([Some(_), Some(_)], _) => {
+                    return Err(file.bad(line, "both players fault after the set-up").into());
+                }
+            };
+            let said = (r.winner, r.reason.as_str(), r.turns);
+            let engine = (expected.0, expected.1, game.turn());
+            same_result(file, line, &said, &engine)?;
+            let faults: String = r
+                .faults
+                .iter()
+                .flatten()
+                .map(|f| format!("; {}: {}", Value::from(f.kind.name()), f.message))
+                .collect();
+            let verdict = match engine.0 {
+                Some(seat) => format!("{} (player {}) wins", names[seat], seat + 1),
+                None => "draw".into(),
+            };
+            Some(format!("{verdict}: {}{faults}", engine.1))
+        }
+    };
+    Ok(Replayed { games, turns, end })
+}
+
+pub(in crate::cli) fn replay_names(file: &ReplayFile) -> [String; 2] {
+    let name = |i: usize| {
+        file.header
+            .strategies
+            .get(i)
+            .map_or_else(|| format!("player {}", i + 1), |s| s.name.clone())
+    };
+    [name(0), name(1)]
+}
+
+pub(in crate::cli) fn end_text(end: Option<&str>) -> String {
+    end.map_or_else(
+        || "the replay has no end line: the game was cut short".into(),
+        str::to_string,
+    )
+}
+
+/// Prints a Wormworld replay as text: the board after each turn (the last `last` turns if given).
+pub(in crate::cli) fn print_replay(
+    out: &mut String,
+    file: &ReplayFile,
+    last: Option<usize>,
+) -> anyhow::Result<()> {
+    use std::fmt::Write as _;
+    let Replayed { games, turns, end } = replayed(file)?;
+    let names = replay_names(file);
+    let h = &file.header;
+    writeln!(
+        out,
+        "worms game {} seed {} on {}: {} (player 1, uppercase) vs {} (player 2, lowercase)",
+        h.number,
+        h.seed,
+        h.params["map"].as_str().unwrap_or("?"),
+        names[0],
+        names[1]
+    )?;
+    let from = last.map_or(0, |n| turns.len().saturating_sub(n));
+    if from == 0 {
+        writeln!(out, "\nstart")?;
+        for line in crate::cli::worms_view::board_text(&games[0], None) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    for (i, turn) in turns.iter().enumerate().skip(from) {
+        writeln!(
+            out,
+            "\n{}",
+            crate::cli::worms_view::describe(Some(turn), &names)
+        )?;
+        for line in crate::cli::worms_view::board_text(&games[i + 1], Some(turn)) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    writeln!(out, "\n{}", end_text(end.as_deref()))?;
+    if let Some(recorded) = &file.end {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        super::print_logs(out, &names, &recorded.logs)?;
+    }
+    Ok(())
+}
