@@ -15,7 +15,7 @@ use crate::play::dice::Turn;
 use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
 use crate::runtime::Strategy;
 use crate::runtime::{Fault, FaultKind, Instance, Setup};
-use crate::tournament::dice::dice_pairs;
+use crate::games::dice::dice_pairs;
 use botbox_sdk::dice as wire;
 
 use crate::games::dice::{observation, wire_place as step};

@@ -66,3 +66,11 @@ pub use position::{
 
 /// A player's seat: 0 plays die A, 1 plays die B.
 pub type Seat = usize;
+
+/// The pairs of dice, `(a, b)` with `a < b`, in the order their seeds are numbered (the strict
+/// ranking and the free variant seed a pair's games from its place in this list).
+pub fn dice_pairs(count: usize) -> Vec<(usize, usize)> {
+    (0..count)
+        .flat_map(|a| (a + 1..count).map(move |b| (a, b)))
+        .collect()
+}

@@ -182,12 +182,7 @@ struct Job {
     games: u64,
 }
 
-/// The pairs of dice, `(a, b)` with `a < b`, in the order their seeds are numbered.
-pub fn dice_pairs(count: usize) -> Vec<(usize, usize)> {
-    (0..count)
-        .flat_map(|a| (a + 1..count).map(move |b| (a, b)))
-        .collect()
-}
+pub use crate::games::dice::dice_pairs;
 
 /// Plays every pair of `dice` as `config` says and ranks them.
 pub fn run(
