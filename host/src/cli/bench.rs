@@ -84,7 +84,8 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
 
 /// A game's largest tile, from its record's details.
 fn max_tile(g: &botbox::tournament::runner::GameRecord) -> u64 {
-    g.details
+    g.figures
+        .details
         .as_ref()
         .and_then(|d| d["max_tile"].as_u64())
         .unwrap_or(0)

@@ -150,9 +150,9 @@ impl Eval {
         else {
             return Vec::new();
         };
-        let solo = |g: &GameRecord| match &g.details {
+        let solo = |g: &GameRecord| match &g.figures.details {
             Some(d) if self.game.game() == "2048" => d["max_tile"].as_f64().unwrap_or(0.0) / 2048.0,
-            _ => g.score.unwrap_or(0.0),
+            _ => g.figures.score.unwrap_or(0.0),
         };
         report
             .games

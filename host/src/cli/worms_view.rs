@@ -398,8 +398,6 @@ pub fn watch_match(
             variant: map.name.clone(),
             winner: ending.winner.map(|s| names[s].clone()),
             winner_seat: ending.winner,
-            score: None,
-            details: None,
             sha256: game
                 .seats
                 .iter()
@@ -409,7 +407,7 @@ pub fn watch_match(
             reason: ending.reason,
             turns: ending.turns,
             faults: ending.faults,
-            moves_sha256: ending.moves_sha256,
+            figures: ending.figures,
         });
     }
     drop(restore);

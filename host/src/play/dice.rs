@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::dice::{Die, End, Game, Move, Place, Seat};
+use crate::games::dice::{Die, Game, Move, Place, Seat};
 use crate::games::{derive_seed, rng};
 use crate::replay::{FORMAT, Header, Replay, VERSION};
 
@@ -66,13 +66,7 @@ pub fn record(dice: &[Die], (a, b): (usize, usize), pair_seed: u64, g: u64) -> R
         });
     }
     let outcome = game.outcome().expect("a strict game ends");
-    let reason = match outcome.end {
-        End::Won(_) => "won".to_string(),
-        End::Draw(why) => serde_json::to_value(why)
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default(),
-    };
+    let reason = outcome.end.reason();
     replay.finish(&Result {
         winner: outcome.winner(),
         reason,

@@ -9,13 +9,13 @@
 //! frontmost legal move reproduces the strict rule's results game for game; a test checks it.
 
 use super::Ending;
-use crate::games::dice::{Die, End, Game, Position, Seat};
+use crate::games::dice::dice_pairs;
+use crate::games::dice::{Die, Game, Position, Seat};
 use crate::games::{derive_seed, rng, seat_seed};
 use crate::play::dice::Turn;
 use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
 use crate::runtime::Strategy;
 use crate::runtime::{Fault, FaultKind, Instance, Setup};
-use crate::games::dice::dice_pairs;
 use botbox_sdk::dice as wire;
 
 use crate::games::dice::{observation, wire_place as step};
@@ -94,16 +94,7 @@ pub fn play_free(
         ([Some(_), None], _) => (Some(1), "fault".to_string()),
         ([None, Some(_)], _) => (Some(0), "fault".to_string()),
         ([Some(_), Some(_)], _) => (None, "fault".to_string()),
-        (_, Some(outcome)) => (
-            outcome.winner(),
-            match outcome.end {
-                End::Won(_) => "won".to_string(),
-                End::Draw(why) => serde_json::to_value(why)
-                    .ok()
-                    .and_then(|v| v.as_str().map(String::from))
-                    .unwrap_or_default(),
-            },
-        ),
+        (_, Some(outcome)) => (outcome.winner(), outcome.end.reason()),
         (_, None) => unreachable!("the loop ends with a fault or the game's end"),
     };
     if let Some(r) = replay {

@@ -26,6 +26,14 @@ pub struct Ending {
     /// The fault of each seat, if it faulted: it lost the game, and with more than two seats the
     /// game is void for the others.
     pub faults: Vec<Option<Fault>>,
+    /// What else the game reports: the moves' hash, a solo score, its own figures.
+    #[serde(flatten)]
+    pub figures: Figures,
+}
+
+/// What a game reports of one game beyond who won and why, kept in its record as it is.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
     /// The SHA-256 of the game's moves, where the game keeps it: equal for two games that went
     /// the same way, so a report can say how many distinct games were played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -33,13 +41,13 @@ pub struct Ending {
     /// A solo game's score (2048: the score), summarised as a mean with its interval.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<f64>,
-    /// What else the game reports of one game (2048: the largest tile), kept in its record.
+    /// The game's own figures (2048: the largest tile).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<serde_json::Value>,
 }
 
 impl Ending {
-    /// An ending with no moves' hash, score or details.
+    /// An ending with no figures.
     pub fn new(
         winner: Option<usize>,
         reason: impl Into<String>,
@@ -51,9 +59,7 @@ impl Ending {
             reason: reason.into(),
             turns,
             faults,
-            moves_sha256: None,
-            score: None,
-            details: None,
+            figures: Figures::default(),
         }
     }
 }

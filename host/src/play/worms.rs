@@ -183,13 +183,10 @@ pub fn play_game(
         r.logs = agents.iter().map(Agent::log).collect();
     }
     Ending {
-        moves_sha256: Some(
-            moves
-                .finalize()
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect(),
-        ),
+        figures: super::Figures {
+            moves_sha256: Some(crate::runtime::hex(&moves.finalize())),
+            ..Default::default()
+        },
         ..Ending::new(ending.0, ending.1, game.turn(), faults.to_vec())
     }
 }

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use super::runner::{Ending, Entry, Playable, Scheduled};
+use super::runner::{Ending, Entry, Figures, Playable, Scheduled};
 use crate::play::bs::Bs;
 use crate::play::dice_free::DiceFree;
 use crate::play::worms::Worms;
@@ -140,8 +140,11 @@ impl Playable for Series2048 {
             (None, false) => "no moves left",
         };
         let ending = Ending {
-            score: Some(r.score as f64),
-            details: Some(json!({ "max_tile": r.max_tile })),
+            figures: Figures {
+                score: Some(r.score as f64),
+                details: Some(json!({ "max_tile": r.max_tile })),
+                moves_sha256: None,
+            },
             ..Ending::new(None, reason, r.moves, vec![r.fault])
         };
         (ending, replay)

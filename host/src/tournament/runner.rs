@@ -22,7 +22,7 @@ use super::run_indexed;
 pub use super::shard::Shard;
 use super::summary::Summary;
 use crate::games::{derive_seed, rng};
-pub use crate::play::Ending;
+pub use crate::play::{Ending, Figures};
 use crate::replay::{Replay, StrategyRef};
 use crate::runtime::{Fault, Strategy};
 
@@ -271,15 +271,9 @@ pub struct GameRecord {
     pub turns: u32,
     /// Each seat's fault, if any.
     pub faults: Vec<Option<Fault>>,
-    /// The SHA-256 of the game's moves, where the game keeps it ([`Ending::moves_sha256`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub moves_sha256: Option<String>,
-    /// A solo game's score ([`Ending::score`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub score: Option<f64>,
-    /// The game's own figures of this game ([`Ending::details`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub details: Option<serde_json::Value>,
+    /// The moves' hash, a solo score, the game's own figures ([`Ending::figures`]).
+    #[serde(flatten)]
+    pub figures: Figures,
 }
 
 impl GameRecord {
@@ -420,9 +414,7 @@ fn record<P: Playable + ?Sized>(
         reason: ending.reason,
         turns: ending.turns,
         faults: ending.faults,
-        moves_sha256: ending.moves_sha256,
-        score: ending.score,
-        details: ending.details,
+        figures: ending.figures,
     }
 }
 

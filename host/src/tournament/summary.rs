@@ -203,7 +203,7 @@ pub fn standings(names: &[&str], seats: usize, records: &[GameRecord]) -> Vec<St
                         s.0 += usize::from(record.winner_seat == Some(seat));
                         s.1 += 1;
                     }
-                    scores.extend(record.score);
+                    scores.extend(record.figures.score);
                 }
             }
             let (elo, elo_margin) = if seats == 2 {
@@ -305,7 +305,7 @@ fn ends(records: &[GameRecord]) -> Ends {
 fn distinct_games(games: &[GameRecord]) -> Option<usize> {
     let mut seen = std::collections::HashSet::new();
     for g in games {
-        seen.insert((&g.players, &g.variant, g.moves_sha256.as_ref()?));
+        seen.insert((&g.players, &g.variant, g.figures.moves_sha256.as_ref()?));
     }
     Some(seen.len())
 }
@@ -331,9 +331,7 @@ mod tests {
             reason: "r".into(),
             turns: 1,
             faults,
-            moves_sha256: None,
-            score: None,
-            details: None,
+            figures: Default::default(),
         }
     }
 
@@ -395,7 +393,7 @@ mod tests {
     fn solo_standings_give_the_mean_score_with_its_margin() {
         let mut records: Vec<GameRecord> = (0..4).map(|_| record(&["a"], None, None)).collect();
         for (r, s) in records.iter_mut().zip([10.0, 20.0, 30.0, 40.0]) {
-            r.score = Some(s);
+            r.figures.score = Some(s);
         }
         let a = &standings(&["a"], 1, &records)[0];
         assert_eq!(a.mean_score, Some(25.0));

@@ -8,7 +8,7 @@ use crate::games::contract::{Rules, Variant};
 use crate::play::generic::{self, Opening, Player, Step};
 use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
 use crate::runtime::Strategy;
-use crate::tournament::runner::{Ending, Entry, Playable, Scheduled};
+use crate::tournament::runner::{Ending, Entry, Figures, Playable, Scheduled};
 
 /// A two-player registered game over a list of variants.
 #[derive(Clone)]
@@ -123,7 +123,10 @@ impl Playable for Versus {
             None
         };
         let ending = Ending {
-            moves_sha256: Some(played.moves_sha256),
+            figures: Figures {
+                moves_sha256: Some(played.moves_sha256),
+                ..Figures::default()
+            },
             ..Ending::new(
                 winner,
                 played.outcome.reason.clone(),

@@ -45,7 +45,7 @@ pub(super) fn print_dice(
     file: &ReplayFile,
     last: Option<usize>,
 ) -> anyhow::Result<()> {
-    use botbox::games::dice::{Die, End, Game, Place, Position};
+    use botbox::games::dice::{Die, Game, Place, Position};
     use botbox::play::dice::Turn;
     let h = &file.header;
     let hl = file.header_line;
@@ -217,13 +217,7 @@ pub(super) fn print_dice(
                         )
                         .into());
                 };
-                let reason = match outcome.end {
-                    End::Won(_) => "won".to_string(),
-                    End::Draw(why) => serde_json::to_value(why)
-                        .ok()
-                        .and_then(|v| v.as_str().map(String::from))
-                        .unwrap_or_default(),
-                };
+                let reason = outcome.end.reason();
                 (outcome.winner(), reason)
             }
         };

@@ -25,7 +25,7 @@
 use rand::RngExt;
 use serde_json::{Value, json};
 
-use super::{Die, End, Game, Move, Place, Position, Seat, file};
+use super::{Die, Game, Move, Place, Position, Seat, file};
 use crate::games::contract::{
     GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
     with_forfeits,
@@ -325,13 +325,7 @@ impl Match for DiceMatch {
 
     fn outcome(&self) -> Option<Outcome> {
         let outcome = self.game.outcome()?;
-        let reason = match outcome.end {
-            End::Won(_) => "won".to_string(),
-            End::Draw(why) => serde_json::to_value(why)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default(),
-        };
+        let reason = outcome.end.reason();
         Some(Outcome::two_player(
             outcome.winner().map(|s| s as SeatIndex),
             &reason,

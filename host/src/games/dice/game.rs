@@ -36,6 +36,20 @@ pub enum End {
     Draw(DrawReason),
 }
 
+impl End {
+    /// The end as replays and reports name it: `won`, or the draw's reason (`deadlock`,
+    /// `endless_turn`, `turn_cap`).
+    pub fn reason(&self) -> String {
+        match self {
+            End::Won(_) => "won".to_string(),
+            End::Draw(why) => serde_json::to_value(why)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+        }
+    }
+}
+
 /// A finished game: how it ended and after how many turns (one turn is one roll; a 6 gives its
 /// player the next turn too).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
