@@ -10,12 +10,13 @@
 use std::cell::RefCell;
 use std::sync::LazyLock;
 
-use mlua::{Function, Lua, LuaString, Table, Value};
+use mlua::{Function, Lua, Value};
 
 use botbox_sdk::bs::{CallObservation, Event, PlayObservation};
 
 use crate::runtime::lua as lua_rt;
-use crate::runtime::{Answer, Payload, payload};
+use crate::runtime::payload::{self, LuaCall};
+use crate::runtime::{Answer, Payload};
 
 const CONSTRUCTORS: &str = r#"
 local byte = string.byte
@@ -162,13 +163,8 @@ impl Prepared<'_> {
 
     /// `wrapper(module[key], table)` in one crossing into the state; `None` if `module[key]` (read
     /// raw) is not a function.
-    pub fn call(
-        &self,
-        lua: &Lua,
-        wrapper: &Function,
-        module: &Table,
-        key: &LuaString,
-    ) -> mlua::Result<Option<(bool, Value)>> {
+    pub fn call(&self, call: &LuaCall) -> mlua::Result<Option<(bool, Value)>> {
+        let (lua, wrapper, module, key) = (call.lua, call.wrapper, call.module, call.key);
         let p = &self.packed;
         with_constructor(lua, self.players, self.kind, |c, constructor| {
             c.bytes.write_bytes(0, p.as_bytes());
@@ -365,16 +361,10 @@ macro_rules! bs_payload {
                 }
             }
 
-            fn call_lua(
-                &self,
-                lua: &mlua::Lua,
-                wrapper: &mlua::Function,
-                module: &mlua::Table,
-                key: &mlua::LuaString,
-            ) -> mlua::Result<Option<(bool, mlua::Value)>> {
+            fn call_lua(&self, call: &LuaCall) -> mlua::Result<Option<(bool, mlua::Value)>> {
                 match $prepare(self) {
-                    Some(packed) => packed.call(lua, wrapper, module, key),
-                    None => payload::call_with_table(wrapper, module, key, || payload::json_table(lua, self)),
+                    Some(packed) => packed.call(call),
+                    None => call.with_table(|| payload::json_table(call.lua, self)),
                 }
             }
         }

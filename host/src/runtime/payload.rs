@@ -19,14 +19,8 @@ pub trait Payload: Serialize {
     /// trusted `wrapper`: `wrapper(f, obs)`; `None` if there is no such function. A payload with a
     /// fast constructor looks the function up, builds its table and makes the call in one crossing
     /// into the state.
-    fn call_lua(
-        &self,
-        lua: &mlua::Lua,
-        wrapper: &mlua::Function,
-        module: &mlua::Table,
-        key: &mlua::LuaString,
-    ) -> mlua::Result<Option<(bool, mlua::Value)>> {
-        call_with_table(wrapper, module, key, || self.to_lua(lua))
+    fn call_lua(&self, call: &LuaCall) -> mlua::Result<Option<(bool, mlua::Value)>> {
+        call.with_table(|| self.to_lua(call.lua))
     }
 }
 
@@ -36,16 +30,26 @@ pub fn json_table(lua: &mlua::Lua, value: &(impl Serialize + ?Sized)) -> mlua::R
     convert::json_to_lua(lua, &json)
 }
 
-/// `wrapper(module[key], table())` if `module[key]` (read raw) is a function, else `None`.
-pub fn call_with_table(
-    wrapper: &mlua::Function,
-    module: &mlua::Table,
-    key: &mlua::LuaString,
-    table: impl FnOnce() -> mlua::Result<mlua::Value>,
-) -> mlua::Result<Option<(bool, mlua::Value)>> {
-    match module.raw_get::<mlua::Value>(key)? {
-        mlua::Value::Function(f) => wrapper.call((f, table()?)).map(Some),
-        _ => Ok(None),
+/// A call into a strategy's Lua module: the state, its trusted wrapper, the module and the function's
+/// name ([`Payload::call_lua`]).
+#[derive(Debug)]
+pub struct LuaCall<'a> {
+    pub lua: &'a mlua::Lua,
+    pub wrapper: &'a mlua::Function,
+    pub module: &'a mlua::Table,
+    pub key: &'a mlua::LuaString,
+}
+
+impl LuaCall<'_> {
+    /// `wrapper(module[key], table())` if `module[key]` (read raw) is a function, else `None`.
+    pub fn with_table(
+        &self,
+        table: impl FnOnce() -> mlua::Result<mlua::Value>,
+    ) -> mlua::Result<Option<(bool, mlua::Value)>> {
+        match self.module.raw_get::<mlua::Value>(self.key)? {
+            mlua::Value::Function(f) => self.wrapper.call((f, table()?)).map(Some),
+            _ => Ok(None),
+        }
     }
 }
 

@@ -252,7 +252,12 @@ impl Instance {
             .map_err(|e| host_fault(FaultKind::Error, e))?;
         let vm = &self.vm;
         vm.begin();
-        let result = observation.call_lua(&vm.lua, &vm.wrapper, &self.module, &key);
+        let result = observation.call_lua(&super::payload::LuaCall {
+            lua: &vm.lua,
+            wrapper: &vm.wrapper,
+            module: &self.module,
+            key: &key,
+        });
         vm.end();
         let Some(result) = result.transpose() else {
             return Err(Fault::new(
