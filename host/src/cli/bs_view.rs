@@ -88,11 +88,9 @@ struct End {
 /// resolved in the engine (a card the seat does not hold, a caller out of range, another caller
 /// drawn, another reward card, other hand sizes: the line is refused), and the end must be the
 /// engine's, or a fault in a game still going (which voids it). What is printed is the engine's.
-pub fn print_replay(
-    out: &mut String,
-    file: &ReplayFile,
-    last: Option<usize>,
-) -> anyhow::Result<()> {
+pub fn print_replay(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
+    let mut text = String::new();
+    let out = &mut text;
     let h = &file.header;
     let hl = file.header_line;
     check_seats(file, PLAYERS)?;
@@ -183,7 +181,7 @@ pub fn print_replay(
             out,
             "(the replay ends without a result: the game was cut short)"
         )?;
-        return Ok(());
+        return Ok(text);
     };
     let line = file.end_line();
     let r: End = parse(file, line, "not a BS result", &end.result)?;
@@ -242,7 +240,7 @@ pub fn print_replay(
             writeln!(out, "  seat {seat} | {line}")?;
         }
     }
-    Ok(())
+    Ok(text)
 }
 
 #[cfg(test)]

@@ -44,21 +44,21 @@ pub struct Args {
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let file = replay::read(&args.file)?;
-    let mut out = String::new();
     // Games recorded through the game contract (`tournament::versus`: `match connect4`, `match dice`)
     // name a variant; the older writers of 2048, dice, BS and Wormworld have readers of their own.
     let contract = file.header.params.get("variant").is_some();
-    match file.header.game.as_str() {
-        _ if contract => contract::print_contract(&mut out, &file, args.last)?,
-        "2048" => g2048::print_2048(&mut out, &file, args.last)?,
-        "dice" => dice::print_dice(&mut out, &file, args.last)?,
-        "bs" => super::bs_view::print_replay(&mut out, &file, args.last)?,
+    let out = match file.header.game.as_str() {
+        _ if contract => contract::print_contract(&file, args.last)?,
+        "2048" => g2048::print_2048(&file, args.last)?,
+        "dice" => dice::print_dice(&file, args.last)?,
+        "bs" => super::bs_view::print_replay(&file, args.last)?,
         "worms" if !args.print && args.last.is_none() && std::io::stdout().is_terminal() => {
             super::worms_view::animate_replay(&file)?;
+            return Ok(ExitCode::SUCCESS);
         }
-        "worms" => worms::print_replay(&mut out, &file, args.last)?,
-        _ => contract::print_contract(&mut out, &file, args.last)?,
-    }
+        "worms" => worms::print_replay(&file, args.last)?,
+        _ => contract::print_contract(&file, args.last)?,
+    };
     super::print_report(out.trim_end())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -14,11 +14,9 @@ use super::{print_logs, short};
 /// Any registered game's replay, re-played through the game contract: each recorded action is applied
 /// to a new game with the recorded seed and variant, and the first one that does not follow (not that
 /// seat's turn, refused, or a different event than recorded) is refused with its line.
-pub(super) fn print_contract(
-    out: &mut String,
-    file: &ReplayFile,
-    last: Option<usize>,
-) -> anyhow::Result<()> {
+pub(super) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
+    let mut text = String::new();
+    let out = &mut text;
     use botbox::games::contract::Variant;
     let h = &file.header;
     let at = |line: usize| format!("{}:{line}", file.path.display());
@@ -177,5 +175,5 @@ pub(super) fn print_contract(
             .and_then(|()| print_logs(out, &names, &end.logs))?,
         (None, _) => writeln!(out, "(the replay has no end line: the game was cut short)")?,
     }
-    Ok(())
+    Ok(text)
 }

@@ -40,11 +40,9 @@ struct DiceEnd {
 /// legal and give the recorded capture and places; the end must be the engine's (or, in the free
 /// variant, a fault in a game still going, with the winner the fault gives). What is printed is the
 /// engine's.
-pub(super) fn print_dice(
-    out: &mut String,
-    file: &ReplayFile,
-    last: Option<usize>,
-) -> anyhow::Result<()> {
+pub(super) fn print_dice(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
+    let mut text = String::new();
+    let out = &mut text;
     use botbox::games::dice::{Die, Game, Place, Position};
     use botbox::play::dice::Turn;
     let h = &file.header;
@@ -232,5 +230,5 @@ pub(super) fn print_dice(
         let strategies: Vec<&str> = h.strategies.iter().map(|s| s.name.as_str()).collect();
         print_logs(out, &strategies, &end.logs)?;
     }
-    Ok(())
+    Ok(text)
 }

@@ -26,11 +26,9 @@ struct Result2048 {
 /// must be the one it deals), every recorded move is made in the engine and must give the recorded
 /// merge score, new tile, boards and score, and the end must be the engine's (score, moves, largest
 /// tile; a game that ended without a fault has no legal move left). What is printed is the engine's.
-pub(super) fn print_2048(
-    out: &mut String,
-    file: &ReplayFile,
-    last: Option<usize>,
-) -> anyhow::Result<()> {
+pub(super) fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
+    let mut text = String::new();
+    let out = &mut text;
     use botbox::games::g2048::Game;
     use botbox::play::g2048::{Spawn, Turn};
     let h = &file.header;
@@ -215,7 +213,7 @@ pub(super) fn print_2048(
             "(the replay ends without a result: the game was cut short)"
         )?,
     }
-    Ok(())
+    Ok(text)
 }
 
 fn print_board(out: &mut String, rows: &[Vec<u32>]) -> std::fmt::Result {

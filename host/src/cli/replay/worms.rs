@@ -162,10 +162,11 @@ pub(in crate::cli) fn end_text(end: Option<&str>) -> String {
 
 /// Prints a Wormworld replay as text: the board after each turn (the last `last` turns if given).
 pub(in crate::cli) fn print_replay(
-    out: &mut String,
     file: &ReplayFile,
     last: Option<usize>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<String> {
+    let mut text = String::new();
+    let out = &mut text;
     use std::fmt::Write as _;
     let Replayed { games, turns, end } = replayed(file)?;
     let names = replay_names(file);
@@ -201,5 +202,5 @@ pub(in crate::cli) fn print_replay(
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         super::print_logs(out, &names, &recorded.logs)?;
     }
-    Ok(())
+    Ok(text)
 }
