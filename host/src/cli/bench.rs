@@ -70,7 +70,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     eprintln!(
         "{moves} moves in {wall:.2} s: {:.0} moves per second on {} threads",
         moves as f64 / wall.max(1e-9),
-        super::jobs_or_cores(args.run.jobs)
+        super::jobs_or_cores(args.run.out.jobs)
     );
     if !report.games.is_empty() && report.games.iter().all(|g| g.faults[0].is_some()) {
         eprintln!(

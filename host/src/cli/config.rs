@@ -197,15 +197,8 @@ pub fn read(path: &Path) -> anyhow::Result<Loaded> {
 /// What the command line may override in a tournament file.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Overrides {
-    /// Games played at once (default: the file's `jobs`, else the number of cores)
-    #[arg(long, value_parser = super::at_least_one)]
-    pub jobs: Option<usize>,
-    /// Write the report as JSON to this file (default: the file's [output] json)
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Write every game's replay into this directory (default: the file's [output] replay_dir)
-    #[arg(long, value_name = "DIR")]
-    pub replay_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: super::run::Outputs,
     #[command(flatten)]
     pub flags: super::run::TournamentFlags,
     /// Limits over the file's `[limits]`
@@ -221,17 +214,21 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
     let entries = loaded.entries(&limits)?;
     let run = super::run::RunArgs {
         seed: f.seed,
-        jobs: overrides.jobs.or(f.jobs),
-        json: overrides
-            .json
-            .or_else(|| f.output.json.as_ref().map(|p| loaded.resolve(p))),
-        replay_dir: overrides
-            .replay_dir
-            .or_else(|| f.output.replay_dir.as_ref().map(|p| loaded.resolve(p))),
+        out: super::run::Outputs {
+            jobs: overrides.out.jobs.or(f.jobs),
+            json: overrides
+                .out
+                .json
+                .or_else(|| f.output.json.as_ref().map(|p| loaded.resolve(p))),
+            replay_dir: overrides
+                .out
+                .replay_dir
+                .or_else(|| f.output.replay_dir.as_ref().map(|p| loaded.resolve(p))),
+        },
         limits: super::limits::LimitArgs::from_spec(limits),
     };
     anyhow::ensure!(
-        run.jobs != Some(0),
+        run.out.jobs != Some(0),
         "{}: jobs = 0: at least one game must run at a time",
         path.display()
     );

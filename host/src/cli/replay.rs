@@ -130,6 +130,15 @@ pub(super) fn same_result<T: PartialEq + std::fmt::Debug>(
     Ok(())
 }
 /// Checks that the header names `expected` strategies (the game's seats).
+/// The error for an end line that claims a game over (without a fault) the engine has not ended.
+pub(super) fn not_over(file: &ReplayFile, line: usize, turns: u32) -> anyhow::Error {
+    file.bad(
+        line,
+        format!("the game ends without a fault after turn {turns}, which does not end it"),
+    )
+    .into()
+}
+
 pub(super) fn check_seats(file: &ReplayFile, expected: usize) -> anyhow::Result<()> {
     let n = file.header.strategies.len();
     if n != expected {

@@ -25,7 +25,18 @@ pub struct RunArgs {
     /// Seed of the run: game i is seeded from (seed, i) alone
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Games played at once (default: the number of cores); results do not depend on it
+    #[command(flatten)]
+    pub out: Outputs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Where a run's work goes: its threads, its report and its replays (a tournament file's `jobs` and
+/// `[output]` give the defaults the command line overrides).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct Outputs {
+    /// Games played at once (default: a tournament file's `jobs`, else the number of cores);
+    /// results do not depend on it
     #[arg(long, value_parser = super::at_least_one)]
     pub jobs: Option<usize>,
     /// Also write the full report (standings, pairs, every game) as JSON to this file
@@ -34,8 +45,6 @@ pub struct RunArgs {
     /// Write every game's replay into this directory (<game>-0001.jsonl, ...)
     #[arg(long, value_name = "DIR")]
     pub replay_dir: Option<PathBuf>,
-    #[command(flatten)]
-    pub limits: LimitArgs,
 }
 
 /// Loads the entries, named by their file stems (made unique where two share one).
@@ -91,8 +100,8 @@ pub fn run_and_report<P: Playable + Clone + Send + 'static>(
             ),
             e => e.into(),
         })?;
-    let jobs = super::jobs_or_cores(run.jobs);
-    let dir = run.replay_dir.as_deref();
+    let jobs = super::jobs_or_cores(run.out.jobs);
+    let dir = run.out.replay_dir.as_deref();
     let spec = Run {
         plan,
         shard: flags.shard,
@@ -116,7 +125,7 @@ pub fn run_and_report<P: Playable + Clone + Send + 'static>(
         }
         bar.inc(1);
     };
-    super::prepare_output(run.json.as_deref())?;
+    super::prepare_output(run.out.json.as_deref())?;
     super::interruptible();
     let report = if flags.watch {
         let watcher = watch_entries(game, entries)?;
@@ -135,7 +144,7 @@ pub fn run_and_report<P: Playable + Clone + Send + 'static>(
         return Err(e);
     }
     super::print_report(&render(&report))?;
-    if let Some(path) = &run.json {
+    if let Some(path) = &run.out.json {
         super::write_json(path, &report)?;
     }
     Ok(report)
@@ -285,6 +294,24 @@ fn duel(r: &Report, out: &mut String) {
     }
 }
 
+/// The cells of a win-draw-loss record: wins, draws, losses, score and Elo.
+fn results(
+    wins: usize,
+    draws: usize,
+    losses: usize,
+    score: f64,
+    elo_diff: Option<f64>,
+    margin: Option<f64>,
+) -> [String; 5] {
+    [
+        wins.to_string(),
+        draws.to_string(),
+        losses.to_string(),
+        format!("{score:.1}%"),
+        elo(elo_diff, margin, score),
+    ]
+}
+
 fn elo(elo: Option<f64>, margin: Option<f64>, score: f64) -> String {
     match (elo, margin) {
         (Some(e), Some(m)) => format!("{e:+.0} ± {m:.0}"),
@@ -301,17 +328,17 @@ fn standings(r: &Report) -> Table {
     ]);
     for (i, s) in r.summary.standings.iter().enumerate() {
         let faults = super::fault_counts(&s.faults, "-");
-        t.add_row(vec![
-            (i + 1).to_string(),
-            s.name.clone(),
-            s.games.to_string(),
-            s.wins.to_string(),
-            s.draws.to_string(),
-            s.losses.to_string(),
-            format!("{:.1}%", s.score),
-            elo(s.elo, s.elo_margin, s.score),
-            faults,
-        ]);
+        let mut row = vec![(i + 1).to_string(), s.name.clone(), s.games.to_string()];
+        row.extend(results(
+            s.wins,
+            s.draws,
+            s.losses,
+            s.score,
+            s.elo,
+            s.elo_margin,
+        ));
+        row.push(faults);
+        t.add_row(row);
     }
     right_align(&mut t, [0, 2, 3, 4, 5, 6, 7]);
     t
@@ -322,15 +349,16 @@ fn pairs(r: &Report) -> Table {
         "entry", "opponent", "wins", "draws", "losses", "score", "Elo",
     ]);
     for p in &r.summary.pairs {
-        t.add_row(vec![
-            p.a.clone(),
-            p.b.clone(),
-            p.wins.to_string(),
-            p.draws.to_string(),
-            p.losses.to_string(),
-            format!("{:.1}%", p.score),
-            elo(p.elo, p.elo_margin, p.score),
-        ]);
+        let mut row = vec![p.a.clone(), p.b.clone()];
+        row.extend(results(
+            p.wins,
+            p.draws,
+            p.losses,
+            p.score,
+            p.elo,
+            p.elo_margin,
+        ));
+        t.add_row(row);
     }
     right_align(&mut t, [2, 3, 4, 5, 6]);
     t

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::g2048::{Direction, Game, MOVE_CAP};
+use crate::games::g2048::{Direction, Game, MOVE_CAP, Step};
 use crate::games::seat_seed;
 use crate::replay::{self, Replay};
 use crate::runtime::{Fault, FaultKind, Setup, Strategy};
@@ -39,6 +39,25 @@ pub struct Turn {
     pub spawn: Option<Spawn>,
     pub after: Vec<Vec<u32>>,
     pub score: u64,
+}
+
+impl Turn {
+    /// The turn `game` just made: `action` on the board `before`, with the engine's `step`.
+    pub fn after(game: &Game, before: Vec<Vec<u32>>, action: Direction, step: &Step) -> Turn {
+        let size = game.size();
+        Turn {
+            n: game.moves(),
+            before,
+            action,
+            gained: step.gained,
+            spawn: step.spawned.map(|(cell, value)| Spawn {
+                cell: [cell / size + 1, cell % size + 1],
+                value,
+            }),
+            after: game.board_values(),
+            score: game.score(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -119,19 +138,7 @@ fn run(
             }
         };
         if let Some(r) = replay.as_deref_mut() {
-            let size = state.size();
-            r.turn(&Turn {
-                n: state.moves(),
-                before: obs.board,
-                action: dir,
-                gained: step.gained,
-                spawn: step.spawned.map(|(cell, value)| Spawn {
-                    cell: [cell / size + 1, cell % size + 1],
-                    value,
-                }),
-                after: state.board_values(),
-                score: state.score(),
-            });
+            r.turn(&Turn::after(state, obs.board, dir, &step));
         }
     }
     None

@@ -204,16 +204,7 @@ pub(super) fn print_dice(file: &ReplayFile, last: Option<usize>) -> anyhow::Resu
             }
             _ => {
                 let Some(outcome) = game.outcome() else {
-                    return Err(file
-                        .bad(
-                            line,
-                            format!(
-                                "the game ends without a fault after turn {}, which does not \
-                                 end it",
-                                game.turns()
-                            ),
-                        )
-                        .into());
+                    return Err(super::not_over(file, line, game.turns()));
                 };
                 let reason = outcome.end.reason();
                 (outcome.winner(), reason)

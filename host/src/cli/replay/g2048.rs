@@ -30,7 +30,7 @@ pub(super) fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Resu
     let mut text = String::new();
     let out = &mut text;
     use botbox::games::g2048::Game;
-    use botbox::play::g2048::{Spawn, Turn};
+    use botbox::play::g2048::Turn;
     let h = &file.header;
     let hl = file.header_line;
     check_seats(file, 1)?;
@@ -90,19 +90,7 @@ pub(super) fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Resu
                 ),
             )
         })?;
-        let size = game.size();
-        let t = Turn {
-            n: game.moves(),
-            before,
-            action: recorded.action,
-            gained: step.gained,
-            spawn: step.spawned.map(|(cell, value)| Spawn {
-                cell: [cell / size + 1, cell % size + 1],
-                value,
-            }),
-            after: game.board_values(),
-            score: game.score(),
-        };
+        let t = Turn::after(&game, before, recorded.action, &step);
         if let Some(what) = difference(&recorded, &t) {
             return Err(file
                 .bad(line, format!("move {} does not follow: {what}", t.n))

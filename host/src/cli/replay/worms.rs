@@ -89,18 +89,7 @@ pub(in crate::cli) fn replayed(file: &ReplayFile) -> anyhow::Result<Replayed> {
             let line = file.end_line();
             let r: End = parse(file, line, "not a Wormworld result", &end.result)?;
             let expected = match (&r.faults, game.outcome()) {
-                ([None, None], None) => {
-                    return Err(file
-                        .bad(
-                            line,
-                            format!(
-                                "the game ends without a fault after turn {}, which does not \
-                                 end it",
-                                game.turn()
-                            ),
-                        )
-                        .into());
-                }
+                ([None, None], None) => return Err(super::not_over(file, line, game.turn())),
                 ([None, None], Some(outcome)) => {
                     let winner = match outcome.result {
                         Verdict::Win(seat) => Some(seat),
