@@ -230,128 +230,17 @@ const SDK_SOURCES: [(&str, &str); 8] = [
 
 const WAT_2048: &str = include_str!("../../../strategies/wat/g2048/corner.wat");
 
-const LUA_2048: &str = r#"-- A 2048 bot for botbox. Check it: botbox check 2048 bot.lua
--- obs: board (rows of tile values, 0 empty), score, moves, legal (the directions that change the board).
--- Answer one of "left", "right", "up", "down". docs/lua-api.md has the whole API (and the g2048
--- module: fast moves on a board for searching).
-local M = {}
+const LUA_2048: &str = include_str!("../../../strategies/templates/2048.lua");
 
-function M.choose_move(obs)
-	for _, dir in ipairs({ "down", "left", "right", "up" }) do
-		if table.find(obs.legal, dir) then
-			return dir
-		end
-	end
-end
+const LUA_DICE: &str = include_str!("../../../strategies/templates/dice.lua");
 
-return M
-"#;
+const LUA_BS: &str = include_str!("../../../strategies/templates/bs.lua");
 
-const LUA_DICE: &str = r#"-- A dice bot (Mensch ärgere Dich nicht, free variant) for botbox. Check it: botbox check dice bot.lua
--- You are asked only when the roll leaves a choice. obs: face, steps, die, opponent_die, mine,
--- theirs, theirs_on_my_track, legal (each {from, to, captures}). Answer {from = ..., to = ...}.
-local M = {}
+const LUA_WORMS: &str = include_str!("../../../strategies/templates/worms.lua");
 
-function M.choose_move(obs)
-	-- Capture when you can, else move the piece furthest ahead.
-	for _, m in ipairs(obs.legal) do
-		if m.captures then
-			return { from = m.from, to = m.to }
-		end
-	end
-	local best = obs.legal[1]
-	for _, m in ipairs(obs.legal) do
-		if m.from > best.from then
-			best = m
-		end
-	end
-	return { from = best.from, to = best.to }
-end
+const LUA_CONNECT4: &str = include_str!("../../../strategies/templates/connect4.lua");
 
-return M
-"#;
-
-const LUA_BS: &str = r#"-- A BS (Cheat) bot for botbox. Check it: botbox check bs bot.lua
--- play(obs): obs.rank is the rank you must claim, obs.hand your card ids (rank = id // 4).
---   Answer a list of 1 to 4 card ids from your hand.
--- call(obs): someone played obs.count cards claiming obs.rank. Answer true to call "BS".
--- observe(event) (optional): every public event, for counting cards.
-local M = {}
-
-function M.play(obs)
-	local cards = {}
-	for _, id in ipairs(obs.hand) do
-		if id // 4 == obs.rank and #cards < 4 then
-			cards[#cards + 1] = id
-		end
-	end
-	if #cards == 0 then
-		cards[1] = obs.hand[1] -- a lie: one card
-	end
-	return cards
-end
-
-function M.call(obs)
-	return obs.count >= 3
-end
-
-return M
-"#;
-
-const LUA_WORMS: &str = r#"-- A Wormworld bot for botbox. Check it: botbox check worms bot.lua
--- obs: you, board (rows of text), hole, worms (id, owner, cells, direction), legal (each {worm, turn}).
--- Answer one of obs.legal: {worm = id, turn = "left" | "forward" | "right"}.
-local M = {}
-
-function M.choose_move(obs)
-	-- Steer the worm whose head is nearest the hole.
-	local best, best_d = obs.legal[1], math.huge
-	for _, m in ipairs(obs.legal) do
-		for _, w in ipairs(obs.worms) do
-			if w.id == m.worm then
-				local head = w.cells[1]
-				local d = math.abs(head[1] - obs.hole[1]) + math.abs(head[2] - obs.hole[2])
-				if d < best_d then
-					best, best_d = m, d
-				end
-			end
-		end
-	end
-	return best
-end
-
-return M
-"#;
-
-const LUA_CONNECT4: &str = r#"-- A Connect Four bot for botbox. Check it: botbox check connect4 bot.lua
--- obs: board (rows * columns cells from the top row, 0 empty, 1 or 2 a mark), rows, columns,
--- inarow, mark (yours), legal (the open columns, from 0). Answer a column number.
-local M = {}
-
-function M.choose_move(obs)
-	-- The open column nearest the centre.
-	local centre = (obs.columns - 1) / 2
-	local best = obs.legal[1]
-	for _, col in ipairs(obs.legal) do
-		if math.abs(col - centre) < math.abs(best - centre) then
-			best = col
-		end
-	end
-	return best
-end
-
-return M
-"#;
-
-const LUA_GENERIC: &str = r#"-- A bot for botbox. `botbox games` lists the functions the game asks for.
-local M = {}
-
-function M.choose_move(obs)
-	return obs.legal[1]
-end
-
-return M
-"#;
+const LUA_GENERIC: &str = include_str!("../../../strategies/templates/generic.lua");
 
 const RUST_2048: &str = r#"
         // The first legal of down, left, right, up: keeps big tiles in a corner.
