@@ -191,14 +191,16 @@ impl Plan {
         }
     }
 
-    /// How many games the run has, for `entries` entries.
+    /// How many games the run has, for `entries` entries (`usize::MAX` past it: a plan read from
+    /// an edited report may ask for any number).
     pub fn len(&self, entries: usize) -> usize {
-        match self.format {
-            Format::RoundRobin => entries * entries.saturating_sub(1) / 2 * self.games,
-            Format::Gauntlet => entries.saturating_sub(1) * self.games,
-            Format::Pool => self.games,
-            Format::Series => entries * self.games,
-        }
+        let pairings = match self.format {
+            Format::RoundRobin => entries.saturating_mul(entries.saturating_sub(1)) / 2,
+            Format::Gauntlet => entries.saturating_sub(1),
+            Format::Pool => 1,
+            Format::Series => entries,
+        };
+        pairings.saturating_mul(self.games)
     }
 
     /// Game `index` of the run: its seed, seats, variant and round.

@@ -68,7 +68,18 @@ pub enum MergeError {
     Missing { missing: Vec<usize>, count: usize },
     #[error("the parts hold {found} games, the run has {expected}: a part is incomplete or edited")]
     GameCount { found: usize, expected: usize },
+    #[error("the plan is not one botbox runs ({reason}): the parts were edited")]
+    BadPlan { reason: String },
+    #[error("game {number} does not fit the plan ({what}): a part was edited")]
+    BadGame { number: usize, what: &'static str },
 }
+
+/// The most missing shards [`MergeError::Missing`] lists: an edited report may claim any count.
+const MISSING_LISTED: usize = 100;
+
+/// The most seats a game of a merged report may have (BS has four): the summary keeps a count per
+/// seat, so an edited report must not choose it.
+const MAX_SEATS: usize = 64;
 
 /// Merges shard reports (numbered from 1 in messages, in the order given) into the whole run's.
 pub fn merge(parts: Vec<Report>) -> Result<Report, MergeError> {
@@ -106,18 +117,50 @@ pub fn merge(parts: Vec<Report>) -> Result<Report, MergeError> {
         }
         seen.insert(shard.index, number);
     }
-    let missing: Vec<usize> = (1..=count).filter(|k| !seen.contains_key(k)).collect();
+    let missing: Vec<usize> = (1..=count)
+        .filter(|k| !seen.contains_key(k))
+        .take(MISSING_LISTED)
+        .collect();
     if !missing.is_empty() {
         return Err(MergeError::Missing { missing, count });
     }
+    let seats = first.plan.seats;
+    if seats > MAX_SEATS {
+        let reason = format!("{seats} seats, more than {MAX_SEATS}");
+        return Err(MergeError::BadPlan { reason });
+    }
+    first
+        .plan
+        .check(&first.game, first.entries.len())
+        .map_err(|e| MergeError::BadPlan {
+            reason: e.to_string(),
+        })?;
+    // Counted (saturating), not scheduled: an edited plan may ask for more games than fit in memory.
     let expected = first.plan.len(first.entries.len());
     let mut games: Vec<_> = parts.into_iter().flat_map(|p| p.games).collect();
     games.sort_by_key(|g| g.number);
     games.dedup_by_key(|g| g.number);
-    if games.len() != expected || games.last().is_some_and(|g| g.number != expected) {
+    if games.len() != expected || games.iter().zip(1..).any(|(g, n)| g.number != n) {
         return Err(MergeError::GameCount {
             found: games.len(),
             expected,
+        });
+    }
+    for g in &games {
+        let what = if g.players.len() != seats {
+            "players"
+        } else if g.sha256.len() != seats {
+            "sha256"
+        } else if g.faults.len() != seats {
+            "faults"
+        } else if g.winner_seat.is_some_and(|w| w >= seats) {
+            "winner_seat"
+        } else {
+            continue;
+        };
+        return Err(MergeError::BadGame {
+            number: g.number,
+            what,
         });
     }
     let report = Report::new(
