@@ -5,7 +5,7 @@
 //! fields are the game's own; the last line is the `end` with the result and the strategies' logs.
 //! A reader refuses a file of another format or a newer version, naming the file and line.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -235,26 +235,41 @@ pub enum ReplayError {
 
 /// Reads and checks a replay file.
 pub fn read(path: &Path) -> Result<ReplayFile, ReplayError> {
-    let io = |error| ReplayError::Io {
+    let text = std::fs::read_to_string(path).map_err(|error| ReplayError::Io {
         path: path.to_path_buf(),
         error,
-    };
+    })?;
+    match parse(&text) {
+        Ok(file) => Ok(ReplayFile {
+            path: path.to_path_buf(),
+            ..file
+        }),
+        Err(ReplayError::Bad { line, message, .. }) => Err(ReplayError::Bad {
+            path: path.to_path_buf(),
+            line,
+            message,
+        }),
+        Err(e) => Err(e),
+    }
+}
+
+/// Checks a replay's text, as [`read`] does a file's; the result's path (and an error's) is empty.
+pub fn parse(text: &str) -> Result<ReplayFile, ReplayError> {
+    let path = Path::new("");
     let bad = |line: usize, message: String| ReplayError::Bad {
         path: path.to_path_buf(),
         line,
         message,
     };
-    let reader = BufReader::new(std::fs::File::open(path).map_err(io)?);
     let (mut header, mut turns, mut end) = (None, Vec::new(), None);
     let (mut header_line, mut turn_lines, mut end_line) = (1, Vec::new(), None);
-    for (i, text) in reader.lines().enumerate() {
+    for (i, text) in text.lines().enumerate() {
         let n = i + 1;
-        let text = text.map_err(io)?;
         if text.trim().is_empty() {
             continue;
         }
         let parsed: Line =
-            serde_json::from_str(&text).map_err(|e| bad(n, format!("not a replay line: {e}")))?;
+            serde_json::from_str(text).map_err(|e| bad(n, format!("not a replay line: {e}")))?;
         match (parsed, &header, &end) {
             (Line::Header(h), None, _) => {
                 if h.format != FORMAT || h.version > VERSION {
