@@ -25,6 +25,10 @@
 
 #![forbid(unsafe_code)]
 
+/// The `botbox` command line: its subcommands, each with `--help` and examples. In the library so the
+/// fuzz targets reach the parsers it owns (tournament files, the replay readers); not an API.
+#[doc(hidden)]
+pub mod cli;
 pub mod games;
 pub mod hosted;
 pub mod play;

@@ -1,6 +1,6 @@
 //! The `botbox` command line: parse, run, report. Only this function picks the exit code.
 
-mod cli;
+use botbox::cli;
 
 use std::process::ExitCode;
 

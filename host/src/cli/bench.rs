@@ -4,9 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use crate::tournament::hosted::Series2048;
+use crate::tournament::runner::{Format, Plan, Report};
 use anyhow::Context;
-use botbox::tournament::hosted::Series2048;
-use botbox::tournament::runner::{Format, Plan, Report};
 
 use super::GameName;
 use super::run::{self, RunArgs};
@@ -48,7 +48,7 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
-    botbox::games::g2048::check_size(args.size).context("--size")?;
+    crate::games::g2048::check_size(args.size).context("--size")?;
     let entries = run::load_entries(&args.strategies, &args.run.limits)?;
     let plan = Plan {
         format: Format::Series,
@@ -83,7 +83,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// A game's largest tile, from its record's details.
-fn max_tile(g: &botbox::tournament::runner::GameRecord) -> u64 {
+fn max_tile(g: &crate::tournament::runner::GameRecord) -> u64 {
     g.figures
         .details
         .as_ref()

@@ -1,7 +1,7 @@
 //! Drawing a 2048 board in the terminal: equal, visually square tiles (twice as wide as tall, since
 //! terminal cells are about twice as tall as wide), large enough for every label up to 131072, with
 //! gaps between them, a colour per tile value, and the largest tile size that fits the terminal. The
-//! view only draws; the game lives in `botbox::games::g2048::session`.
+//! view only draws; the game lives in `crate::games::g2048::session`.
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
@@ -9,7 +9,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use botbox::games::g2048::session::Tile;
+use crate::games::g2048::session::Tile;
 
 /// The smallest tile: six characters for "131072" plus a margin each side, four rows tall.
 const MIN_TILE_HEIGHT: u16 = 4;

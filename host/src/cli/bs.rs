@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use botbox::play::bs::Bs;
-use botbox::tournament::runner::{Format, Plan};
+use crate::play::bs::Bs;
+use crate::tournament::runner::{Format, Plan};
 
 use super::run::{self, RunArgs};
 
@@ -83,7 +83,7 @@ pub fn plan(games: usize, repeat: bool, seed: u64) -> Plan {
         format: Format::Pool,
         games,
         seed,
-        seats: botbox::games::bs::PLAYERS,
+        seats: crate::games::bs::PLAYERS,
         repeat,
     }
 }

@@ -7,10 +7,10 @@
 
 use std::fmt::Write as _;
 
-use botbox::games::bs::{Game, PLAYERS, ROUND_LIMIT};
-use botbox::play::bs::Turn;
-use botbox::replay::ReplayFile;
-use botbox::runtime::Fault;
+use crate::games::bs::{Game, PLAYERS, ROUND_LIMIT};
+use crate::play::bs::Turn;
+use crate::replay::ReplayFile;
+use crate::runtime::Fault;
 use serde::Deserialize;
 
 use super::replay::{check_seats, difference, parse, same_result};

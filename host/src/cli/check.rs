@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use crate::games::contract::{Rules, Variant};
+use crate::games::{derive_seed, registry};
+use crate::play::generic::{self, Player, Step};
+use crate::runtime::Strategy;
 use anyhow::Context;
-use botbox::games::contract::{Rules, Variant};
-use botbox::games::{derive_seed, registry};
-use botbox::play::generic::{self, Player, Step};
-use botbox::runtime::Strategy;
 
 use super::limits::LimitArgs;
 

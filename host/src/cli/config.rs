@@ -36,9 +36,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::runtime::{LimitSpec, Params, Strategy};
+use crate::tournament::runner::{self, Entry, Format};
 use anyhow::Context;
-use botbox::runtime::{LimitSpec, Params, Strategy};
-use botbox::tournament::runner::{self, Entry, Format};
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]
@@ -165,7 +165,15 @@ impl Loaded {
 pub fn read(path: &Path) -> anyhow::Result<Loaded> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let file: File = toml::from_str(&text).map_err(|e| {
+    Ok(Loaded {
+        path: path.to_path_buf(),
+        file: parse(&text, path)?,
+    })
+}
+
+/// A tournament file's text, checked as [`read`] checks a file (`path` names it in messages).
+pub fn parse(text: &str, path: &Path) -> anyhow::Result<File> {
+    let file: File = toml::from_str(text).map_err(|e| {
         let at = e
             .span()
             .map(|span| {
@@ -181,17 +189,14 @@ pub fn read(path: &Path) -> anyhow::Result<Loaded> {
             .unwrap_or_default();
         anyhow::anyhow!("{}{}: {}{}", path.display(), at.0, e.message(), at.1)
     })?;
-    if let Err(e) = botbox::games::registry::find(&file.game) {
+    if let Err(e) = crate::games::registry::find(&file.game) {
         let line = text
             .lines()
             .position(|l| l.trim_start().starts_with("game"))
             .map_or(String::new(), |i| format!(":{}", i + 1));
         anyhow::bail!("{}{line}: game = {:?}: {e}", path.display(), file.game);
     }
-    Ok(Loaded {
-        path: path.to_path_buf(),
-        file,
-    })
+    Ok(file)
 }
 
 /// What the command line may override in a tournament file.

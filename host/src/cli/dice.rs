@@ -4,11 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::games::dice::{Die, file};
+use crate::tournament::dice::{self, DiceConfig, DiceReport, PairResult, Progress, Rate, Sampling};
 use anyhow::Context;
-use botbox::games::dice::{Die, file};
-use botbox::tournament::dice::{
-    self, DiceConfig, DiceReport, PairResult, Progress, Rate, Sampling,
-};
 use comfy_table::Table;
 
 use super::{right_align, table};
@@ -94,10 +92,10 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
 fn write_replays(dice: &[Die], seed: u64, per_pair: u64, dir: &Path) -> anyhow::Result<usize> {
     let mut written = 0;
     for (p, (a, b)) in dice::dice_pairs(dice.len()).into_iter().enumerate() {
-        let pair_seed = botbox::games::derive_seed(seed, p as u64);
+        let pair_seed = crate::games::derive_seed(seed, p as u64);
         for g in 0..per_pair {
             let path = dir.join(format!("dice-D{}-D{}-{:04}.jsonl", a + 1, b + 1, g + 1));
-            let replay = botbox::play::dice::record(dice, (a, b), pair_seed, g);
+            let replay = crate::play::dice::record(dice, (a, b), pair_seed, g);
             replay
                 .write(&path)
                 .with_context(|| format!("writing {}", path.display()))?;

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use botbox::play::dice_free::DiceFree;
-use botbox::tournament::runner::{Entry, Format};
+use crate::play::dice_free::DiceFree;
+use crate::tournament::runner::{Entry, Format};
 
 use super::run::{self, RunArgs};
 
@@ -115,12 +115,12 @@ pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
 /// none are chosen), die-major, so every pairing's first entry has the lower die, as `botbox dice`
 /// seats them.
 /// The dice of `args` and how to name their file in messages.
-pub fn read(args: &DiceArgs) -> anyhow::Result<(Vec<botbox::games::dice::Die>, String)> {
+pub fn read(args: &DiceArgs) -> anyhow::Result<(Vec<crate::games::dice::Die>, String)> {
     Ok(match &args.dice {
         Some(path) => (super::dice::read_dice(path)?, path.display().to_string()),
         None => {
-            let text = botbox::games::dice::bundled("wuerfel0").expect("bundled");
-            let dice = botbox::games::dice::file::parse(text).expect("the bundled dice parse");
+            let text = crate::games::dice::bundled("wuerfel0").expect("bundled");
+            let dice = crate::games::dice::file::parse(text).expect("the bundled dice parse");
             (dice, "the bundled wuerfel0".to_string())
         }
     })

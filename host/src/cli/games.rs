@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use botbox::games::registry;
+use crate::games::registry;
 
 /// List the games botbox hosts, with their seat counts, strategy functions and variants
 #[derive(Debug, clap::Args)]

@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::play::bs::Bs;
+use crate::tournament::hosted::Series2048;
+use crate::tournament::runner::{Entry, Format, Plan, Playable};
 use anyhow::Context;
-use botbox::play::bs::Bs;
-use botbox::tournament::hosted::Series2048;
-use botbox::tournament::runner::{Entry, Format, Plan, Playable};
 
 /// A game chosen at run time.
 pub type Game = Arc<dyn Playable + Send + Sync>;
@@ -38,7 +38,7 @@ pub fn build(
     options: &Options,
     strategies: Vec<Entry>,
 ) -> anyhow::Result<(Game, Vec<Entry>)> {
-    botbox::games::registry::find(name).map_err(anyhow::Error::msg)?;
+    crate::games::registry::find(name).map_err(anyhow::Error::msg)?;
     Ok(match name {
         "2048" => {
             let size = match options.variants.as_slice() {
@@ -46,12 +46,12 @@ pub fn build(
                 [one] => board_size(one)?,
                 _ => anyhow::bail!("2048: one board size per run, not {:?}", options.variants),
             };
-            botbox::games::g2048::check_size(size).context("2048 board size")?;
+            crate::games::g2048::check_size(size).context("2048 board size")?;
             (Arc::new(Series2048 { size }), strategies)
         }
         "worms" => {
             let maps = super::worms::load_maps_from(&options.maps, options.turns)?;
-            let worms = botbox::play::worms::Worms {
+            let worms = crate::play::worms::Worms {
                 maps,
                 openings: Some((options.openings, options.seed)),
             };

@@ -1,6 +1,6 @@
 //! The flags shared by every subcommand that runs strategies: limits and strategy parameters.
 
-use botbox::runtime::{LimitSpec, Limits};
+use crate::runtime::{LimitSpec, Limits};
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct LimitArgs {
@@ -30,7 +30,7 @@ impl LimitArgs {
         }
     }
 
-    pub fn params(&self) -> botbox::runtime::Params {
+    pub fn params(&self) -> crate::runtime::Params {
         self.params.iter().cloned().collect()
     }
 

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::tournament::runner::Report;
+use crate::tournament::shard;
 use anyhow::Context;
-use botbox::tournament::runner::Report;
-use botbox::tournament::shard;
 
 /// Merge the JSON reports of a tournament played in shards (--shard K/N) into one
 #[derive(Debug, clap::Args)]

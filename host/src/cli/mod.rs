@@ -5,7 +5,7 @@ mod board_view;
 mod bs;
 mod bs_view;
 mod check;
-mod config;
+pub mod config;
 mod dice;
 mod dice_free;
 mod games;
@@ -14,7 +14,7 @@ mod limits;
 mod merge;
 mod new;
 mod play;
-mod replay;
+pub mod replay;
 mod run;
 mod schemas;
 mod versus;
@@ -168,10 +168,10 @@ fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
 fn load(
     path: &std::path::Path,
     args: &limits::LimitArgs,
-) -> anyhow::Result<botbox::runtime::Strategy> {
+) -> anyhow::Result<crate::runtime::Strategy> {
     use anyhow::Context;
     let strategy =
-        botbox::runtime::Strategy::load(path, &args.limits()).context("cannot load strategy")?;
+        crate::runtime::Strategy::load(path, &args.limits()).context("cannot load strategy")?;
     Ok(strategy.with_params(args.params()))
 }
 
@@ -181,11 +181,11 @@ fn interruptible() {
     static INSTALL: std::sync::Once = std::sync::Once::new();
     INSTALL.call_once(|| {
         let result = ctrlc::set_handler(|| {
-            if botbox::tournament::stopped() {
+            if crate::tournament::stopped() {
                 eprintln!("\ninterrupted again: quitting without a report");
                 std::process::exit(130);
             }
-            botbox::tournament::stop();
+            crate::tournament::stop();
             eprintln!(
                 "\ninterrupted: finishing the games in progress, then reporting the games played \
                  (Ctrl-C again to quit now)"
@@ -199,7 +199,7 @@ fn interruptible() {
 
 /// The exit status of a run that Ctrl-C cut short, after saying so; `None` if it ran to the end.
 pub fn interrupted() -> Option<ExitCode> {
-    botbox::tournament::stopped().then(|| {
+    crate::tournament::stopped().then(|| {
         eprintln!(
             "interrupted: the results above are of the games played before Ctrl-C (the JSON too)"
         );
@@ -209,7 +209,7 @@ pub fn interrupted() -> Option<ExitCode> {
 
 /// A game's name as `botbox games` lists it, checked against the registry.
 fn game_name(text: &str) -> Result<String, String> {
-    botbox::games::registry::find(text).map(|r| r.name().to_string())
+    crate::games::registry::find(text).map(|r| r.name().to_string())
 }
 
 /// A count of at least one (`--games`, `--jobs`): zero games or zero threads is a mistake, said at once.
@@ -289,7 +289,7 @@ fn right_align(t: &mut comfy_table::Table, columns: impl IntoIterator<Item = usi
 
 /// Fault counts by kind as a table cell, `timeout 2, crash 1`; `none` when there are none.
 fn fault_counts(
-    faults: &std::collections::BTreeMap<botbox::runtime::FaultKind, usize>,
+    faults: &std::collections::BTreeMap<crate::runtime::FaultKind, usize>,
     none: &str,
 ) -> String {
     if faults.is_empty() {

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::games::registry;
 use anyhow::{Context, bail};
-use botbox::games::registry;
 
 /// Create a starter bot for a game (Lua, Rust or WAT) that builds and plays anywhere
 #[derive(Debug, clap::Args)]

@@ -1,16 +1,16 @@
 //! `botbox play 2048` and `botbox watch-play 2048`: the course's terminal game, and a strategy
-//! playing it while you watch. The game is `botbox::games::g2048::session`; this file only reads keys
+//! playing it while you watch. The game is `crate::games::g2048::session`; this file only reads keys
 //! and draws. The terminal is restored on exit, on error, on Ctrl-C and on panic.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use crate::games::g2048::session::{Options, Session};
+use crate::games::g2048::{Direction, check_size};
+use crate::games::seat_seed;
+use crate::runtime::{Instance, Setup, Strategy};
 use anyhow::Context;
-use botbox::games::g2048::session::{Options, Session};
-use botbox::games::g2048::{Direction, check_size};
-use botbox::games::seat_seed;
-use botbox::runtime::{Instance, Setup, Strategy};
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::style::{Color, Modifier, Style};

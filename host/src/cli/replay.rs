@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 
-use botbox::replay::{self, ReplayFile};
+use crate::replay::{self, ReplayFile};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -44,23 +44,32 @@ pub struct Args {
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let file = replay::read(&args.file)?;
-    // Games recorded through the game contract (`tournament::versus`: `match connect4`, `match dice`)
-    // name a variant; the older writers of 2048, dice, BS and Wormworld have readers of their own.
     let contract = file.header.params.get("variant").is_some();
-    let out = match file.header.game.as_str() {
-        _ if contract => contract::print_contract(&file, args.last)?,
-        "2048" => g2048::print_2048(&file, args.last)?,
-        "dice" => dice::print_dice(&file, args.last)?,
-        "bs" => super::bs_view::print_replay(&file, args.last)?,
-        "worms" if !args.print && args.last.is_none() && std::io::stdout().is_terminal() => {
-            super::worms_view::animate_replay(&file)?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        "worms" => worms::print_replay(&file, args.last)?,
-        _ => contract::print_contract(&file, args.last)?,
-    };
+    let animate = !args.print && args.last.is_none() && std::io::stdout().is_terminal();
+    if file.header.game == "worms" && !contract && animate {
+        super::worms_view::animate_replay(&file)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let out = render(&file, args.last)?;
     super::print_report(out.trim_end())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A replay re-played through its game's engine and printed (its last `last` turns, if given); the
+/// first line that does not follow is refused with `FILE:LINE`.
+pub fn render(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
+    // Games recorded through the game contract (`tournament::versus`) name a variant; the older
+    // writers of 2048, dice, BS and Wormworld have readers of their own.
+    if file.header.params.get("variant").is_some() {
+        return contract::print_contract(file, last);
+    }
+    match file.header.game.as_str() {
+        "2048" => g2048::print_2048(file, last),
+        "dice" => dice::print_dice(file, last),
+        "bs" => super::bs_view::print_replay(file, last),
+        "worms" => worms::print_replay(file, last),
+        _ => contract::print_contract(file, last),
+    }
 }
 
 /// A JSON value on one line, cut to a readable length.

@@ -4,15 +4,15 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-use botbox::reload::{self, Watcher};
-use botbox::replay::Replay;
-use botbox::runtime::Strategy;
-use botbox::tournament::live::Live;
-use botbox::tournament::runner::{
+use crate::reload::{self, Watcher};
+use crate::replay::Replay;
+use crate::runtime::Strategy;
+use crate::tournament::live::Live;
+use crate::tournament::runner::{
     self, Ending, Entry, Format, Plan, Playable, Report, Run, Scheduled, Shard,
 };
-use botbox::tournament::summary::Score;
+use crate::tournament::summary::Score;
+use anyhow::Context;
 use comfy_table::Table;
 
 use super::{right_align, table};

@@ -22,22 +22,22 @@ pub struct Args {
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(dir) = args.write {
-        botbox::schema::write_all(&dir)
+        crate::schema::write_all(&dir)
             .with_context(|| format!("writing schemas into {}", dir.display()))?;
         println!(
             "wrote {} schemas into {}",
-            botbox::schema::all().len(),
+            crate::schema::all().len(),
             dir.display()
         );
     } else if let Some(dir) = args.check {
-        let stale = botbox::schema::stale(&dir);
+        let stale = crate::schema::stale(&dir);
         if !stale.is_empty() {
             println!("stale in {}: {}", dir.display(), stale.join(", "));
             return Ok(ExitCode::from(1));
         }
         println!("{} is up to date", dir.display());
     } else {
-        for (name, _) in botbox::schema::all() {
+        for (name, _) in crate::schema::all() {
             println!("{name}");
         }
     }

@@ -5,11 +5,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::games::contract::{Rules, Variant};
+use crate::games::registry;
+use crate::tournament::runner::Format;
+use crate::tournament::versus::Versus;
 use anyhow::Context;
-use botbox::games::contract::{Rules, Variant};
-use botbox::games::registry;
-use botbox::tournament::runner::Format;
-use botbox::tournament::versus::Versus;
 
 use super::run::{self, RunArgs};
 

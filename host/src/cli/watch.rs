@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::reload::{self, Reload};
+use crate::runtime::Strategy;
+use crate::tournament::runner::{self, Entry, Format, GameRecord, Plan, Playable, Run};
 use anyhow::Context;
-use botbox::reload::{self, Reload};
-use botbox::runtime::Strategy;
-use botbox::tournament::runner::{self, Entry, Format, GameRecord, Plan, Playable, Run};
 
 use super::limits::LimitArgs;
 use super::run::smoke;
@@ -81,7 +81,7 @@ struct Tally {
 
 impl Tally {
     fn mean(&self) -> f64 {
-        botbox::tournament::stats::mean(&self.scores)
+        crate::tournament::stats::mean(&self.scores)
     }
 
     /// The standard error of the mean.
@@ -136,7 +136,7 @@ impl Eval {
                 _ => Format::Pool,
             },
             games: self.games,
-            seed: botbox::games::derive_seed(self.seed, batch as u64),
+            seed: crate::games::derive_seed(self.seed, batch as u64),
             seats,
             repeat: seats > 2 && entries.len() < seats,
         };
@@ -215,7 +215,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
             if args.die == 0 || args.die > dice.len() {
                 anyhow::bail!("--die {}: {file} has dice 1 to {}", args.die, dice.len());
             }
-            std::sync::Arc::new(botbox::play::dice_free::DiceFree {
+            std::sync::Arc::new(crate::play::dice_free::DiceFree {
                 dice,
                 die_of: vec![args.die - 1; 1 + strategies.len()],
                 seed: args.seed,

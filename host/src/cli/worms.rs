@@ -3,10 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::games::worms::Map;
+use crate::play::worms::{NamedMap, Worms};
+use crate::tournament::runner::Format;
 use anyhow::Context;
-use botbox::games::worms::Map;
-use botbox::play::worms::{NamedMap, Worms};
-use botbox::tournament::runner::Format;
 
 use super::run::{self, RunArgs};
 

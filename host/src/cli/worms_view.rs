@@ -15,11 +15,11 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use botbox::games::worms::{Game, Verdict};
-use botbox::play::worms::{Turn, Worms, play_game};
-use botbox::replay::ReplayFile;
-use botbox::tournament::runner::{Entry, Format, GameRecord, Plan, Playable};
-use botbox::tournament::summary;
+use crate::games::worms::{Game, Verdict};
+use crate::play::worms::{Turn, Worms, play_game};
+use crate::replay::ReplayFile;
+use crate::tournament::runner::{Entry, Format, GameRecord, Plan, Playable};
+use crate::tournament::summary;
 
 use super::replay::worms::{Replayed, end_text, replay_names, replayed};
 use super::run::RunArgs;
@@ -288,7 +288,7 @@ pub fn watch_match(
         seats: 2,
         repeat: false,
     };
-    let schedule = botbox::tournament::runner::schedule(&plan, entries.len(), duel.variants());
+    let schedule = crate::tournament::runner::schedule(&plan, entries.len(), duel.variants());
     let tty = std::io::stdout().is_terminal();
     let mut terminal = if tty {
         Some(ratatui::try_init().context("setting up the terminal")?)
@@ -472,7 +472,7 @@ pub fn animate_replay(file: &ReplayFile) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use botbox::games::worms::Map;
+    use crate::games::worms::Map;
 
     #[test]
     fn heads_point_the_way_their_worms_face_and_every_cell_is_two_columns() {

@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
+use crate::replay::ReplayFile;
+use crate::runtime::Fault;
 use anyhow::bail;
-use botbox::replay::ReplayFile;
-use botbox::runtime::Fault;
 use serde_json::Value;
 use sha2::{Digest as _, Sha256};
 
@@ -17,10 +17,10 @@ use super::{print_logs, short};
 pub(super) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
     let mut text = String::new();
     let out = &mut text;
-    use botbox::games::contract::Variant;
+    use crate::games::contract::Variant;
     let h = &file.header;
     let at = |line: usize| format!("{}:{line}", file.path.display());
-    let rules = botbox::games::registry::find(&h.game)
+    let rules = crate::games::registry::find(&h.game)
         .map_err(|e| anyhow::anyhow!("{}: {e}", at(file.header_line)))?;
     let variant = Variant {
         name: h.params["variant"].as_str().unwrap_or_default().to_string(),

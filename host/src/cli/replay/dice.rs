@@ -2,9 +2,9 @@
 
 use std::fmt::Write as _;
 
-use botbox::games::rng;
-use botbox::replay::ReplayFile;
-use botbox::runtime::Fault;
+use crate::games::rng;
+use crate::replay::ReplayFile;
+use crate::runtime::Fault;
 use serde::Deserialize;
 
 use super::{check_seats, difference, parse, print_logs, same_result};
@@ -43,8 +43,8 @@ struct DiceEnd {
 pub(super) fn print_dice(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
     let mut text = String::new();
     let out = &mut text;
-    use botbox::games::dice::{Die, Game, Place, Position};
-    use botbox::play::dice::Turn;
+    use crate::games::dice::{Die, Game, Place, Position};
+    use crate::play::dice::Turn;
     let h = &file.header;
     let hl = file.header_line;
     let params: DiceParams = parse(file, hl, "params", &h.params)?;

@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
-use botbox::replay::ReplayFile;
-use botbox::runtime::Fault;
+use crate::replay::ReplayFile;
+use crate::runtime::Fault;
 use serde::Deserialize;
 
 use super::{check_seats, difference, parse, short};
@@ -29,8 +29,8 @@ struct Result2048 {
 pub(super) fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
     let mut text = String::new();
     let out = &mut text;
-    use botbox::games::g2048::Game;
-    use botbox::play::g2048::Turn;
+    use crate::games::g2048::Game;
+    use crate::play::g2048::Turn;
     let h = &file.header;
     let hl = file.header_line;
     check_seats(file, 1)?;
@@ -162,7 +162,7 @@ pub(super) fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Resu
                     )
                     .into());
             }
-            let capped = r.capped && game.moves() >= botbox::games::g2048::MOVE_CAP;
+            let capped = r.capped && game.moves() >= crate::games::g2048::MOVE_CAP;
             match (&r.fault, game.is_over()) {
                 (None, false) if !capped => {
                     return Err(file

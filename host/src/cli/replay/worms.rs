@@ -1,10 +1,10 @@
 //! A Wormworld replay re-played through the engine (`botbox replay`): the reader the text view and
 //! the terminal animation (`cli/worms_view.rs`) draw from.
 
-use botbox::games::worms::{Game, Map, Verdict};
-use botbox::play::worms::Turn;
-use botbox::replay::ReplayFile;
-use botbox::runtime::Fault;
+use crate::games::worms::{Game, Map, Verdict};
+use crate::play::worms::Turn;
+use crate::replay::ReplayFile;
+use crate::runtime::Fault;
 use serde::Deserialize;
 use serde_json::Value;
 
