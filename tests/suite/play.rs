@@ -252,7 +252,7 @@ fn a_lost_game_says_so() {
 #[test]
 fn watching_a_strategy_pauses_and_steps() {
     let mut tty = Tty::spawn(&[
-        "watch-play",
+        "show",
         "2048",
         "strategies/lua/g2048/first_legal.lua",
         "--seed",

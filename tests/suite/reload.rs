@@ -146,7 +146,7 @@ fn a_tournament_with_watch_plays_a_saved_version_from_the_next_game_on() {
             "2000",
             "--jobs",
             "1",
-            "--watch",
+            "--reload",
             "--json",
             json.to_str().unwrap(),
         ])

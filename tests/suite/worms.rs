@@ -181,7 +181,7 @@ fn watching_without_a_terminal_prints_every_board() {
         "examples/worms/tutorial.txt",
         "--games",
         "1",
-        "--watch",
+        "--live",
         "--delay",
         "0",
     ]);

@@ -40,7 +40,7 @@ pub struct MatchArgs {
   botbox tournament bs --players strategies/lua/bs/*.lua my_bot.wasm --games 500 \\
       --replay-dir replays/
   botbox tournament bs --players strategies/lua/bs/*.lua --games 100000 --shard 2/8 --json part-2.json
-  botbox tournament bs --players my_bot.lua strategies/lua/bs/*.lua --games 100000 --watch
+  botbox tournament bs --players my_bot.lua strategies/lua/bs/*.lua --games 100000 --reload
 
 Each game draws four distinct entries from the pool (with --repeat, any four, so one bot can face
 copies of another) and seats them in a random order. Game i and its seating are seeded from

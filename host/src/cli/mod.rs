@@ -49,7 +49,8 @@ enum Command {
     New(new::Args),
     Tournament(Box<TournamentArgs>),
     Play(play::PlayArgs),
-    WatchPlay(play::WatchArgs),
+    #[command(alias = "watch-play")]
+    Show(play::WatchArgs),
     Replay(replay::Args),
     Schemas(schemas::Args),
     Watch(watch::Args),
@@ -59,7 +60,7 @@ enum Command {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   botbox match worms strategies/lua/worms/greedy.lua my_bot.wasm --map examples/worms/arena.txt --games 20
-  botbox match worms ./my_bot_program strategies/lua/worms/random.lua --map examples/worms/maze.txt --watch
+  botbox match worms ./my_bot_program strategies/lua/worms/random.lua --map examples/worms/maze.txt --live
   botbox match bs my_bot.lua strategies/lua/bs/player1.lua strategies/lua/bs/player4.lua \\
       strategies/lua/bs/calculating_liar.lua --games 1000")]
 struct MatchArgs {
@@ -131,7 +132,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         },
         Command::Tournament(args) => tournament(*args),
         Command::Play(args) => play::execute_play(args),
-        Command::WatchPlay(args) => play::execute_watch(args),
+        Command::Show(args) => play::execute_watch(args),
         Command::Replay(args) => replay::execute(args),
         Command::Schemas(args) => schemas::execute(args),
         Command::Watch(args) => watch::execute(args),

@@ -1,4 +1,4 @@
-//! `botbox play 2048` and `botbox watch-play 2048`: the course's terminal game, and a strategy
+//! `botbox play 2048` and `botbox show 2048`: the course's terminal game, and a strategy
 //! playing it while you watch. The game is `crate::games::g2048::session`; this file only reads keys
 //! and draws. The terminal is restored on exit, on error, on Ctrl-C and on panic.
 
@@ -52,12 +52,12 @@ pub struct PlayArgs {
     limits: LimitArgs,
 }
 
-/// Watch a strategy play 2048 in the terminal: space pauses, . steps, + and - change speed, n restarts
+/// Show a strategy playing 2048 in the terminal: space pauses, . steps, + and - change speed, n restarts
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
-  botbox watch-play 2048 strategies/lua/g2048/expectimax.lua
-  botbox watch-play 2048 my_bot.wasm --speed 20        # 20 moves per second
-  botbox watch-play 2048 strategies/lua/g2048/greedy.lua --size 5 --seed 7")]
+  botbox show 2048 strategies/lua/g2048/expectimax.lua
+  botbox show 2048 my_bot.wasm --speed 20        # 20 moves per second
+  botbox show 2048 strategies/lua/g2048/greedy.lua --size 5 --seed 7")]
 pub struct WatchArgs {
     /// The game (only 2048 for now)
     game: GameName,

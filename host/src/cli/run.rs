@@ -64,10 +64,10 @@ pub fn load_entries(paths: &[PathBuf], limits: &LimitArgs) -> anyhow::Result<Vec
 /// The flags only tournaments have: hot reload and shards.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct TournamentFlags {
-    /// Watch the entries' files: a saved change is loaded, smoke-tested and plays from the next game
-    /// on, under its own name (stem@hash); a save that does not load keeps the old version playing
+    /// Hot reload: a saved change to an entry's file is loaded, smoke-tested and plays from the next
+    /// game on, under its own name (stem@hash); a save that does not load keeps the old version
     #[arg(long, conflicts_with = "shard")]
-    pub watch: bool,
+    pub reload: bool,
     /// Play only part K of N of the games (as in 3/16), for `botbox merge` to combine
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -127,7 +127,7 @@ pub fn run_and_report<P: Playable + Clone + Send + 'static>(
     };
     super::prepare_output(run.out.json.as_deref())?;
     super::interruptible();
-    let report = if flags.watch {
+    let report = if flags.reload {
         let watcher = watch_entries(game, entries)?;
         let say = |message: &str| bar.suspend(|| eprintln!("{message}"));
         say(&format!(

@@ -3,6 +3,7 @@
 //! showing its score next to the previous version's, with 95% intervals and whether the difference
 //! is significant.
 
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -26,8 +27,8 @@ use super::run::smoke;
       strategies/lua/bs/calculating_liar.lua --batch 50
   botbox watch my_bot.lua --game connect4 --vs strategies/lua/connect4/center.lua --openings 4
 
-Each line is one more batch: the current version's score so far with its 95% interval, the previous
-version's, and their difference. A new version plays the same games (same seeds) as the previous one
+On a terminal each version has one line, updated after every batch (in a log, a line per batch): the
+current version's score so far with its 95% interval, the previous version's, and their difference. A new version plays the same games (same seeds) as the previous one
 did, so the comparison is fair; the difference is called significant when its 95% interval excludes
 0. A save that does not load or faults in a smoke game is reported and the current version goes on.
 Stop with Ctrl-C, or give --batches.")]
@@ -262,9 +263,15 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         "watching {}: playing batches; save the file to try a new version (Ctrl-C stops)",
         args.bot.display()
     );
+    // On a terminal each version's status is one line, rewritten after every batch; elsewhere (a
+    // log, a pipe) every batch adds its line.
+    let status = Status {
+        terminal: std::io::stdout().is_terminal(),
+    };
     let mut batch = 0;
     for _ in 0..args.batches.unwrap_or(usize::MAX) {
         for message in watcher.pending() {
+            status.end_line();
             match message {
                 Reload::Updated { strategy, .. } => match eval.validate(&strategy) {
                     Ok(()) => {
@@ -287,11 +294,37 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         }
         current.scores.extend(eval.batch(&bot, batch));
         batch += 1;
-        println!("{}", line(&current, previous.as_ref(), eval.unit()));
+        status.show(&line(&current, previous.as_ref(), eval.unit()));
     }
+    status.end_line();
     // The watcher is dropped here; waiting a moment lets a last event settle in tests.
     std::thread::sleep(Duration::from_millis(10));
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where the status lines go.
+struct Status {
+    terminal: bool,
+}
+
+impl Status {
+    /// Shows the current version's status: in place on a terminal, as a new line elsewhere.
+    fn show(&self, text: &str) {
+        use std::io::Write as _;
+        if self.terminal {
+            print!("\r\x1b[2K{text}");
+            let _ = std::io::stdout().flush();
+        } else {
+            println!("{text}");
+        }
+    }
+
+    /// Ends the line being rewritten, so that what follows starts on its own.
+    fn end_line(&self) {
+        if self.terminal {
+            println!();
+        }
+    }
 }
 
 /// One status line: the current version, the previous one, and the difference.

@@ -14,7 +14,7 @@ use super::run::{self, RunArgs};
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   botbox match worms strategies/lua/worms/greedy.lua strategies/lua/worms/random.lua --map examples/worms/arena.txt --games 20
-  botbox match worms strategies/programs/worms/greedy.py strategies/lua/worms/random.lua --map examples/worms/maze.txt --watch
+  botbox match worms strategies/programs/worms/greedy.py strategies/lua/worms/random.lua --map examples/worms/maze.txt --live
   botbox match worms strategies/rust/worms-search strategies/lua/worms/greedy.lua --map examples/worms/ --games 200 --json match.json
 
 A strategy is a .lua/.luau file, a .wasm or .wat module, a Rust guest crate directory, or an executable
@@ -33,8 +33,8 @@ pub struct MatchArgs {
     games: usize,
     /// Show every game on the board, live (plays one game at a time)
     #[arg(long)]
-    watch: bool,
-    /// With --watch: milliseconds between turns
+    live: bool,
+    /// With --live: milliseconds between turns
     #[arg(long, default_value_t = 120, value_name = "MS")]
     delay: u64,
     #[command(flatten)]
@@ -94,8 +94,8 @@ pub fn execute_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
         maps,
         openings: Some((args.openings.openings, args.run.seed)),
     };
-    if args.watch {
-        return super::worms_view::watch_match(&duel, &entries, args.games, &args.run, args.delay);
+    if args.live {
+        return super::worms_view::live_match(&duel, &entries, args.games, &args.run, args.delay);
     }
     let plan = run::two_players(Format::RoundRobin, args.games, args.run.seed);
     run::run_and_report(&duel, &entries, plan, &args.run, &Default::default())?;

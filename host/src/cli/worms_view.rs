@@ -1,5 +1,5 @@
 //! Watching Wormworld: the board in the terminal (a colour per player, the hole, obstacles, the last
-//! move marked), live during `botbox match worms --watch` and animated by `botbox replay`.
+//! move marked), live during `botbox match worms --live` and animated by `botbox replay`.
 //!
 //! On a terminal the view takes the screen and reads keys; anywhere else (a pipe, a file, a test) it
 //! prints the same boards as plain text, one after another.
@@ -272,9 +272,9 @@ const WATCH_KEYS: &str = "space pause  + faster  - slower  q quit";
 const REPLAY_KEYS: &str =
     "space pause  → step  ← back  + faster  - slower  Home start  End end  q quit";
 
-/// `botbox match worms --watch`: plays the match's games one at a time, drawing every turn, then
+/// `botbox match worms --live`: plays the match's games one at a time, drawing every turn, then
 /// prints the standings.
-pub fn watch_match(
+pub fn live_match(
     duel: &Worms,
     entries: &[Entry],
     games: usize,

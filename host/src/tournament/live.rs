@@ -1,4 +1,4 @@
-//! A tournament that picks up new strategy versions between games (`botbox tournament --watch`).
+//! A tournament that picks up new strategy versions between games (`botbox tournament --reload`).
 //!
 //! The file watcher ([`crate::reload`]) only sends messages. [`Live`] applies them when a game
 //! starts: the game is played by the versions current at that moment, and a game already running
