@@ -52,10 +52,6 @@ impl Playable for DiceFree {
         2
     }
 
-    fn variants(&self) -> usize {
-        1
-    }
-
     fn variant_name(&self, _: usize) -> String {
         "free".into()
     }
@@ -83,18 +79,6 @@ impl Playable for Bs {
         crate::games::bs::PLAYERS
     }
 
-    fn variants(&self) -> usize {
-        1
-    }
-
-    fn variant_name(&self, _: usize) -> String {
-        "standard".into()
-    }
-
-    fn setup(&self) -> String {
-        String::new()
-    }
-
     fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>) {
         let names: Vec<String> = players.iter().map(|e| e.name.clone()).collect();
         let strategies = std::array::from_fn(|s| &players[s].strategy);
@@ -115,10 +99,6 @@ impl Playable for Series2048 {
     }
 
     fn seats(&self) -> usize {
-        1
-    }
-
-    fn variants(&self) -> usize {
         1
     }
 

@@ -71,14 +71,21 @@ pub trait Playable: Sync {
     fn game(&self) -> &str;
     /// Players at every game; at least 1.
     fn seats(&self) -> usize;
-    /// How many variants (maps) there are; at least 1.
-    fn variants(&self) -> usize;
-    /// A variant's name for tables and JSON.
-    fn variant_name(&self, variant: usize) -> String;
+    /// How many variants (maps) there are; at least 1 (one by default).
+    fn variants(&self) -> usize {
+        1
+    }
+    /// A variant's name for tables and JSON (`standard` by default).
+    fn variant_name(&self, variant: usize) -> String {
+        let _ = variant;
+        "standard".into()
+    }
     /// Everything about the game's set-up that changes results and is not in the plan or the
     /// entries (the maps' full text, the dice), as text; reports keep its SHA-256 so that parts of
-    /// different set-ups are never merged.
-    fn setup(&self) -> String;
+    /// different set-ups are never merged. Nothing by default.
+    fn setup(&self) -> String {
+        String::new()
+    }
     /// Plays one game between `players` (seat order); with `record`, also returns its replay.
     fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>);
 }
