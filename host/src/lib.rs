@@ -31,6 +31,7 @@
 pub mod cli;
 pub mod games;
 pub mod hosted;
+pub mod league;
 pub mod play;
 pub mod reload;
 pub mod replay;

@@ -1,0 +1,107 @@
+//! Who plays next on a ladder. The seed bot is the one with the fewest recent games (so a new
+//! version gets its games quickly); its opponents are the closest in rating among the bots of other
+//! owners (so games are informative), never two bots of one owner at a table. Ties are broken by a
+//! generator the caller seeds, so a league's schedule is reproducible from its seed.
+
+use rand::RngExt;
+
+use crate::games::Rng;
+
+/// A bot version that may play.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The version's id (the caller's).
+    pub id: u64,
+    /// Its owner: two bots of one owner never meet in a rated game.
+    pub owner: u64,
+    /// The rating the ladder sorts by ([`super::rating::Rating::conservative`]).
+    pub rating: f64,
+    /// Games played recently (the caller chooses the window).
+    pub recent_games: u32,
+}
+
+/// The next table of `seats` candidates, as indices into `candidates` with the seed bot first, or
+/// `None` when there are not enough bots of distinct owners. The caller alternates the sides and the
+/// variant by the game's number.
+pub fn pick(candidates: &[Candidate], seats: usize, rng: &mut Rng) -> Option<Vec<usize>> {
+    if seats == 0 || candidates.is_empty() {
+        return None;
+    }
+    let fewest = candidates.iter().map(|c| c.recent_games).min()?;
+    let seeds: Vec<usize> = (0..candidates.len())
+        .filter(|&i| candidates[i].recent_games == fewest)
+        .collect();
+    let seed = seeds[rng.random_range(0..seeds.len())];
+    let mut table = vec![seed];
+    // The others by rating distance from the seed; equal distances in a random order.
+    let mut others: Vec<(f64, u64, usize)> = (0..candidates.len())
+        .filter(|&i| i != seed)
+        .map(|i| {
+            let distance = (candidates[i].rating - candidates[seed].rating).abs();
+            (distance, rng.random::<u64>(), i)
+        })
+        .collect();
+    others.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    for (_, _, i) in others {
+        if table.len() == seats {
+            break;
+        }
+        if table
+            .iter()
+            .all(|&t| candidates[t].owner != candidates[i].owner)
+        {
+            table.push(i);
+        }
+    }
+    (table.len() == seats).then_some(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::rng;
+
+    fn bot(id: u64, owner: u64, rating: f64, recent_games: u32) -> Candidate {
+        Candidate {
+            id,
+            owner,
+            rating,
+            recent_games,
+        }
+    }
+
+    #[test]
+    fn the_seed_has_the_fewest_games_and_meets_the_closest_rating_of_another_owner() {
+        let bots = [
+            bot(1, 1, 1500.0, 10),
+            bot(2, 1, 1510.0, 10), // the seed's owner: never its opponent
+            bot(3, 2, 1400.0, 10),
+            bot(4, 3, 1600.0, 0), // the seed: fewest games
+            bot(5, 4, 1590.0, 10),
+        ];
+        let table = pick(&bots, 2, &mut rng(1)).unwrap();
+        assert_eq!(table, [3, 4], "bot 4 against bot 5, 10 points away");
+        let table = pick(&bots, 4, &mut rng(1)).unwrap();
+        assert_eq!(table[0], 3);
+        let owners: std::collections::HashSet<u64> = table.iter().map(|&i| bots[i].owner).collect();
+        assert_eq!(owners.len(), 4, "one bot per owner at a table: {table:?}");
+        assert_eq!(
+            pick(&bots, 5, &mut rng(1)),
+            None,
+            "four owners cannot fill five seats"
+        );
+    }
+
+    #[test]
+    fn ties_are_broken_by_the_seeded_generator_alone() {
+        let bots: Vec<Candidate> = (0..6).map(|i| bot(i, i, 1500.0, 0)).collect();
+        let picks = |seed| pick(&bots, 2, &mut rng(seed)).unwrap();
+        assert_eq!(picks(7), picks(7), "same seed, same table");
+        let seeds: std::collections::HashSet<usize> = (0..40).map(|s| picks(s)[0]).collect();
+        assert!(
+            seeds.len() > 3,
+            "every tied bot gets to be the seed: {seeds:?}"
+        );
+        assert_eq!(pick(&[], 2, &mut rng(1)), None);
+    }
+}
