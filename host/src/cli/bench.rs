@@ -83,7 +83,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// A game's largest tile, from its record's details.
-fn max_tile(g: &crate::tournament::runner::GameRecord) -> u64 {
+pub(super) fn max_tile(g: &crate::tournament::runner::GameRecord) -> u64 {
     g.figures
         .details
         .as_ref()

@@ -126,6 +126,14 @@ pub fn read(args: &DiceArgs) -> anyhow::Result<(Vec<crate::games::dice::Die>, St
     })
 }
 
+/// Die `n` (numbered from 1) of a file of `count` dice, as an index.
+pub fn die_index(n: usize, count: usize, file: &str) -> anyhow::Result<usize> {
+    if n == 0 || n > count {
+        anyhow::bail!("die {n}: {file} has dice 1 to {count}");
+    }
+    Ok(n - 1)
+}
+
 pub fn lineup(
     args: &DiceArgs,
     strategies: &[Entry],
@@ -134,11 +142,9 @@ pub fn lineup(
     let (dice, file) = read(args)?;
     let mut chosen = Vec::new();
     for &n in &args.die {
-        if n == 0 || n > dice.len() {
-            anyhow::bail!("die {n}: {file} has dice 1 to {}", dice.len());
-        }
-        if !chosen.contains(&(n - 1)) {
-            chosen.push(n - 1);
+        let d = die_index(n, dice.len(), &file)?;
+        if !chosen.contains(&d) {
+            chosen.push(d);
         }
     }
     if chosen.is_empty() {

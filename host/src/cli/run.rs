@@ -401,7 +401,7 @@ fn pool(r: &Report, out: &mut String) {
     let mut t = table(header);
     for (i, s) in r.summary.standings.iter().enumerate() {
         let faults = super::fault_counts(&s.faults, "-");
-        let all = Score::new(s.wins, s.games);
+        let all = s.win_score();
         let mut row = vec![
             (i + 1).to_string(),
             s.name.clone(),

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crate::reload::{self, Reload};
 use crate::runtime::Strategy;
-use crate::tournament::runner::{self, Entry, Format, GameRecord, Plan, Playable, Run};
+use crate::tournament::runner::{self, Entry, Format, GameRecord, Playable, Run};
 use anyhow::Context;
 
 use super::limits::LimitArgs;
@@ -28,8 +28,8 @@ use super::run::smoke;
   botbox watch my_bot.lua --game connect4 --vs strategies/lua/connect4/center.lua --openings 4
 
 On a terminal each version has one line, updated after every batch (in a log, a line per batch): the
-current version's score so far with its 95% interval, the previous version's, and their difference. A new version plays the same games (same seeds) as the previous one
-did, so the comparison is fair; the difference is called significant when its 95% interval excludes
+current version's score so far with its 95% interval, the previous version's, and their difference. A
+new version plays the same games (same seeds) as the previous one did, so the comparison is fair; the difference is called significant when its 95% interval excludes
 0. A save that does not load or faults in a smoke game is reported and the current version goes on.
 Stop with Ctrl-C, or give --batches.")]
 pub struct Args {
@@ -130,17 +130,9 @@ impl Eval {
         if seats > 1 {
             entries.extend(self.opponents.iter().cloned());
         }
-        let plan = Plan {
-            format: match seats {
-                1 => Format::Series,
-                2 => Format::Gauntlet,
-                _ => Format::Pool,
-            },
-            games: self.games,
-            seed: crate::games::derive_seed(self.seed, batch as u64),
-            seats,
-            repeat: seats > 2 && entries.len() < seats,
-        };
+        let seed = crate::games::derive_seed(self.seed, batch as u64);
+        let repeat = entries.len() < seats;
+        let plan = super::hosted::plan(&self.game, Format::Gauntlet, self.games, seed, repeat);
         let run = Run {
             plan,
             shard: None,
@@ -151,8 +143,8 @@ impl Eval {
         else {
             return Vec::new();
         };
-        let solo = |g: &GameRecord| match &g.figures.details {
-            Some(d) if self.game.game() == "2048" => d["max_tile"].as_f64().unwrap_or(0.0) / 2048.0,
+        let solo = |g: &GameRecord| match self.game.game() {
+            "2048" => super::bench::max_tile(g) as f64 / 2048.0,
             _ => g.figures.score.unwrap_or(0.0),
         };
         report
@@ -213,12 +205,10 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
                 dice: args.dice.clone(),
                 die: Vec::new(),
             })?;
-            if args.die == 0 || args.die > dice.len() {
-                anyhow::bail!("--die {}: {file} has dice 1 to {}", args.die, dice.len());
-            }
+            let die = super::dice_free::die_index(args.die, dice.len(), &file).context("--die")?;
             std::sync::Arc::new(crate::play::dice_free::DiceFree {
                 dice,
-                die_of: vec![args.die - 1; 1 + strategies.len()],
+                die_of: vec![die; 1 + strategies.len()],
                 seed: args.seed,
             })
         }

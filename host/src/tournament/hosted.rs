@@ -12,7 +12,7 @@ use crate::replay::Replay;
 use crate::runtime::Strategy;
 
 /// The two strategies of a two-player game, in seat order.
-fn two<'a>(players: &[&'a Entry]) -> [&'a Strategy; 2] {
+pub(super) fn two<'a>(players: &[&'a Entry]) -> [&'a Strategy; 2] {
     [&players[0].strategy, &players[1].strategy]
 }
 

@@ -71,6 +71,19 @@ pub struct Standing {
     pub faults: BTreeMap<FaultKind, usize>,
 }
 
+impl Standing {
+    /// The standing's wins per game with its interval, as a [`Score`].
+    pub fn win_score(&self) -> Score {
+        Score {
+            games: self.games,
+            wins: self.wins,
+            win_rate: self.win_rate,
+            low: self.low,
+            high: self.high,
+        }
+    }
+}
+
 fn is_zero(n: &usize) -> bool {
     *n == 0
 }

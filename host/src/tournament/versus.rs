@@ -89,7 +89,7 @@ impl Playable for Versus {
 
     fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>) {
         let variant = &self.variants[game.variant];
-        let strategies = [&players[0].strategy, &players[1].strategy];
+        let strategies = super::hosted::two(players);
         let mut turns = Vec::new();
         let seats = strategies.map(Player::Bot);
         let opening = Opening::for_pair(self.openings, self.seed, game.round);
