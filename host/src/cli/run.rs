@@ -108,7 +108,7 @@ pub fn run_and_report<P: Playable + Clone + Send + 'static>(
         jobs,
         record: dir.is_some(),
     };
-    let total = spec.games(entries.len(), game.variants()).len();
+    let total = spec.count(entries.len());
     if total == 0 {
         anyhow::bail!("no games to play in shard {:?}", flags.shard);
     }

@@ -352,6 +352,16 @@ impl Run {
             .map(|i| self.plan.game(i, entries, variants))
             .collect()
     }
+
+    /// How many games [`Run::games`] lists, counted without drawing their seatings.
+    pub fn count(&self, entries: usize) -> usize {
+        let n = self.plan.len(entries);
+        match self.shard {
+            None => n,
+            Some(s) if s.is_valid() && n >= s.index => (n - s.index) / s.count + 1,
+            Some(_) => 0,
+        }
+    }
 }
 
 /// Plays `run` on its `jobs` threads with the players `lineup` gives when each game starts; `count`
@@ -595,6 +605,18 @@ mod tests {
         let games = run.games(3, 1);
         let indices: Vec<usize> = games.iter().map(|g| g.index).collect();
         assert_eq!(indices, [1, 4, 7, 10]);
+        for (shard, entries) in [
+            (Some("1/3"), 3),
+            (Some("3/3"), 3),
+            (Some("3/5"), 2),
+            (None, 4),
+        ] {
+            let run = Run {
+                shard: shard.map(|s| s.parse().unwrap()),
+                ..run.clone()
+            };
+            assert_eq!(run.count(entries), run.games(entries, 1).len(), "{shard:?}");
+        }
         assert!("0/3".parse::<Shard>().is_err() && "4/3".parse::<Shard>().is_err());
     }
 }
