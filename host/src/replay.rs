@@ -141,6 +141,27 @@ impl Replay {
         &self.lines
     }
 
+    /// Rewrites the header line: a league names each strategy by its bot and content hash instead
+    /// of the cache file it was loaded from, so a replay is the same bytes on every machine.
+    pub fn edit_header(&mut self, edit: impl FnOnce(&mut Header)) {
+        if let Some(Ok(Line::Header(mut header))) =
+            self.lines.first().map(|l| serde_json::from_str::<Line>(l))
+        {
+            edit(&mut header);
+            self.lines[0] = line(&Line::Header(header));
+        }
+    }
+
+    /// The replay's bytes, as [`Replay::write`] writes them.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.lines.iter().map(|l| l.len() + 1).sum());
+        for l in &self.lines {
+            out.extend_from_slice(l.as_bytes());
+            out.push(b'\n');
+        }
+        out
+    }
+
     /// Writes the replay to `path`, creating its directory.
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
         if let Some(dir) = path.parent() {

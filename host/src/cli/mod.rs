@@ -10,6 +10,7 @@ mod dice;
 mod dice_free;
 mod games;
 mod hosted;
+mod league;
 mod limits;
 mod merge;
 mod new;
@@ -17,7 +18,7 @@ mod play;
 pub mod replay;
 mod run;
 mod schemas;
-mod versus;
+pub(crate) mod versus;
 mod watch;
 mod worms;
 mod worms_view;
@@ -44,6 +45,7 @@ enum Command {
     Check(check::Args),
     Dice(dice::Args),
     Games(games::Args),
+    League(league::Args),
     Match(MatchArgs),
     Merge(merge::Args),
     New(new::Args),
@@ -122,6 +124,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::execute(args),
         Command::Dice(args) => dice::execute(args),
         Command::Games(args) => games::execute(args),
+        Command::League(args) => league::execute(args),
         Command::Merge(args) => merge::execute(args),
         Command::New(args) => new::execute(args),
         Command::Match(MatchArgs { game }) => match game {

@@ -21,7 +21,7 @@ pub struct Candidate {
 }
 
 /// The next table of `seats` candidates, as indices into `candidates` with the seed bot first, or
-/// `None` when there are not enough bots of distinct owners. The caller alternates the sides and the
+/// `None` when there are not enough bots (of distinct owners, for two players). The caller alternates the sides and the
 /// variant by the game's number.
 pub fn pick(candidates: &[Candidate], seats: usize, rng: &mut Rng) -> Option<Vec<usize>> {
     if seats == 0 || candidates.is_empty() {
@@ -42,7 +42,7 @@ pub fn pick(candidates: &[Candidate], seats: usize, rng: &mut Rng) -> Option<Vec
         })
         .collect();
     others.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    for (_, _, i) in others {
+    for &(_, _, i) in &others {
         if table.len() == seats {
             break;
         }
@@ -51,6 +51,26 @@ pub fn pick(candidates: &[Candidate], seats: usize, rng: &mut Rng) -> Option<Vec
             .all(|&t| candidates[t].owner != candidates[i].owner)
         {
             table.push(i);
+        }
+    }
+    // A table of more than two seats with fewer owners than seats (a BS table of two people's
+    // bots): fill it with the closest bots whose owner has the fewest seats at the table, so no
+    // owner holds more than their share. Two-player games never meet their own owner.
+    while seats > 2 && table.len() < seats {
+        let seated = |owner: u64| {
+            table
+                .iter()
+                .filter(|&&t| candidates[t].owner == owner)
+                .count()
+        };
+        let next = others
+            .iter()
+            .filter(|(_, _, i)| !table.contains(i))
+            .min_by_key(|(_, _, i)| seated(candidates[*i].owner))
+            .map(|&(_, _, i)| i);
+        match next {
+            Some(i) => table.push(i),
+            None => break,
         }
     }
     (table.len() == seats).then_some(table)
@@ -85,11 +105,32 @@ mod tests {
         assert_eq!(table[0], 3);
         let owners: std::collections::HashSet<u64> = table.iter().map(|&i| bots[i].owner).collect();
         assert_eq!(owners.len(), 4, "one bot per owner at a table: {table:?}");
+        let five = pick(&bots, 5, &mut rng(1)).unwrap();
+        let owner1 = five.iter().filter(|&&i| bots[i].owner == 1).count();
+        assert_eq!(owner1, 2, "five seats, four owners: one owner sits twice");
         assert_eq!(
-            pick(&bots, 5, &mut rng(1)),
+            pick(&bots, 6, &mut rng(1)),
             None,
-            "four owners cannot fill five seats"
+            "five bots cannot fill six seats"
         );
+    }
+
+    #[test]
+    fn a_table_of_four_from_two_owners_seats_each_twice() {
+        let c = [
+            bot(1, 1, 1500.0, 0),
+            bot(2, 1, 1500.0, 3),
+            bot(3, 1, 1500.0, 3),
+            bot(4, 2, 1500.0, 3),
+            bot(5, 2, 1500.0, 3),
+        ];
+        let table = pick(&c, 4, &mut rng(7)).unwrap();
+        assert_eq!(table[0], 0);
+        let owners: Vec<u64> = table.iter().map(|&i| c[i].owner).collect();
+        assert_eq!(owners.iter().filter(|&&o| o == 1).count(), 2, "{owners:?}");
+        assert_eq!(owners.iter().filter(|&&o| o == 2).count(), 2, "{owners:?}");
+        // Two players: never one owner's two bots, even with nobody else.
+        assert_eq!(pick(&c[..3], 2, &mut rng(7)), None);
     }
 
     #[test]

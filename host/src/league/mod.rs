@@ -1,6 +1,252 @@
-//! The league (issue 16), its pure parts first: how a game's result moves the ratings of the bots
-//! that played it ([`rating`]), and who plays next ([`matchmaker`]). Neither does I/O; the server,
-//! the storage and the workers build on them.
+//! The league (issue 16): people upload WASM and Luau bots; the league checks them, plays them
+//! against each other around the clock, rates them, and shows the ladders, the games and each
+//! owner's own logs.
+//!
+//! - [`rating`] and [`matchmaker`] are pure: how a result moves ratings, who plays next.
+//! - [`games`] is what the league plays: each game's ladder set-up, an upload's checks, a job played
+//!   with the runner's code into a record and a replay that are the same bytes on every machine.
+//! - [`store`] is the database (SQLite by default, PostgreSQL for several machines), [`worker`] the
+//!   workers and housekeeping, [`server`] the HTTP API, [`client`] the CLI's side of it.
+//!
+//! [`serve`] runs the whole league in one process (the API, the matchmaker, the reaper and its own
+//! workers); [`work`] runs workers alone against a shared PostgreSQL.
 
+pub mod client;
+pub mod games;
 pub mod matchmaker;
 pub mod rating;
+pub mod server;
+pub mod store;
+pub mod worker;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::sync::watch;
+
+pub use store::Store;
+
+/// The engine that plays the league's games, recorded with every game.
+pub const ENGINE: &str = concat!("botbox ", env!("CARGO_PKG_VERSION"));
+
+/// How `botbox league serve` runs.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    pub db: String,
+    pub listen: SocketAddr,
+    /// Where strategy files are cached for the runtime (by content hash).
+    pub cache: PathBuf,
+    /// Worker threads in this process (0: the games are played by `botbox league worker`s).
+    pub workers: usize,
+    pub seed: u64,
+    pub queue: i64,
+    pub limits: crate::runtime::LimitSpec,
+    pub rate: server::RateLimit,
+    /// Replays are kept this long.
+    pub keep: Duration,
+    pub lease: Duration,
+    /// Upload checks at a time.
+    pub checks: usize,
+}
+
+/// How `botbox league worker` runs.
+#[derive(Clone, Debug)]
+pub struct WorkConfig {
+    pub db: String,
+    pub cache: PathBuf,
+    pub workers: usize,
+    pub lease: Duration,
+}
+
+/// Raised on Ctrl-C or SIGTERM.
+fn shutdown_signal() -> watch::Receiver<bool> {
+    let (tx, rx) = watch::channel(false);
+    tokio::spawn(async move {
+        let ctrl_c = tokio::signal::ctrl_c();
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("a SIGTERM handler");
+        tokio::select! {
+            _ = ctrl_c => {},
+            _ = term.recv() => {},
+        }
+        tracing::info!("shutting down: finishing the games in play");
+        let _ = tx.send(true);
+    });
+    rx
+}
+
+/// Logs to stderr, at `RUST_LOG`'s level (info by default).
+pub fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,tower_http=warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+fn spawn_workers(
+    store: &Store,
+    cache: &games::Cache,
+    n: usize,
+    lease: Duration,
+    shutdown: &watch::Receiver<bool>,
+) -> Vec<tokio::task::JoinHandle<u64>> {
+    (0..n)
+        .map(|i| {
+            let config = worker::WorkerConfig {
+                name: worker::worker_name(i),
+                lease,
+                idle: Duration::from_millis(200),
+            };
+            tokio::spawn(worker::work(
+                store.clone(),
+                cache.clone(),
+                config,
+                shutdown.clone(),
+            ))
+        })
+        .collect()
+}
+
+/// The whole league in one process, until Ctrl-C or SIGTERM.
+pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
+    let store = Store::open(&config.db).await?;
+    let cache = games::Cache::new(&config.cache)?;
+    let shutdown = shutdown_signal();
+    let limits = serde_json::to_string(&config.limits).expect("limits serialize");
+    let housekeeping = vec![
+        tokio::spawn(worker::matchmake(
+            store.clone(),
+            worker::MatchConfig {
+                seed: config.seed,
+                queue: config.queue,
+                limits,
+                every: Duration::from_millis(250),
+            },
+            shutdown.clone(),
+        )),
+        tokio::spawn(worker::reap(
+            store.clone(),
+            Duration::from_secs(2).min(config.lease / 2),
+            shutdown.clone(),
+        )),
+        tokio::spawn(worker::retain(store.clone(), config.keep, shutdown.clone())),
+    ];
+    let workers = spawn_workers(&store, &cache, config.workers, config.lease, &shutdown);
+    let state = server::AppState {
+        store: store.clone(),
+        cache,
+        limits: config.limits.clone(),
+        checks: Arc::new(tokio::sync::Semaphore::new(config.checks.max(1))),
+    };
+    let app = server::router(state, config.rate);
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .with_context(|| format!("listening on {}", config.listen))?;
+    let address = listener.local_addr()?;
+    // The line scripts and tests wait for.
+    println!(
+        "league listening on http://{address} (database {}, {} workers)",
+        config.db, config.workers
+    );
+    let mut stop = shutdown.clone();
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        let _ = stop.wait_for(|s| *s).await;
+    })
+    .await
+    .context("serving")?;
+    let mut games = 0;
+    for w in workers {
+        games += w.await.unwrap_or(0);
+    }
+    for h in housekeeping {
+        let _ = h.await;
+    }
+    store.close().await;
+    eprintln!("league stopped; this process recorded {games} games");
+    Ok(())
+}
+
+/// Workers alone, until Ctrl-C or SIGTERM.
+pub async fn work(config: WorkConfig) -> anyhow::Result<()> {
+    let store = Store::open(&config.db).await?;
+    let cache = games::Cache::new(&config.cache)?;
+    let shutdown = shutdown_signal();
+    let reaper = tokio::spawn(worker::reap(
+        store.clone(),
+        Duration::from_secs(2).min(config.lease / 2),
+        shutdown.clone(),
+    ));
+    println!("league worker: {} workers on {}", config.workers, config.db);
+    let workers = spawn_workers(&store, &cache, config.workers, config.lease, &shutdown);
+    let mut games = 0;
+    for w in workers {
+        games += w.await.unwrap_or(0);
+    }
+    let _ = reaper.await;
+    store.close().await;
+    eprintln!("workers stopped; they recorded {games} games");
+    Ok(())
+}
+
+/// Re-plays stored game `id` here and compares its record and replay with the stored ones, byte for
+/// byte. Returns a line describing the agreement, or an error naming what differs.
+pub async fn verify(store: &Store, cache: &games::Cache, id: i64) -> anyhow::Result<String> {
+    let stored = store
+        .result(id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("no game {id} in the database"))?;
+    if stored.engine != ENGINE {
+        anyhow::bail!(
+            "game {id} was played by {}, this is {ENGINE}: re-play it with that version",
+            stored.engine
+        );
+    }
+    let mut players = Vec::new();
+    for &v in &stored.players {
+        players.push(worker::player(store, v).await?);
+    }
+    let spec = games::Spec {
+        id: stored.job,
+        game: stored.game.clone(),
+        variant: stored.variant_index,
+        seed: stored.seed,
+        limits: stored.limits.clone(),
+    };
+    let cache = cache.clone();
+    let outcome =
+        tokio::task::spawn_blocking(move || games::play(&cache, &spec, &players)).await??;
+    let record = serde_json::to_string(&outcome.record)?;
+    let was = serde_json::to_string(&stored.record)?;
+    anyhow::ensure!(
+        record == was,
+        "game {id}: the result differs\n stored:   {was}\n replayed: {record}"
+    );
+    let sha = crate::runtime::source_hash(&outcome.replay);
+    anyhow::ensure!(
+        sha == stored.replay_sha256,
+        "game {id}: the replay differs (stored SHA-256 {}, replayed {sha})",
+        stored.replay_sha256
+    );
+    if let Some(bytes) = store.replay(id).await? {
+        anyhow::ensure!(
+            bytes == outcome.replay,
+            "game {id}: the stored replay's bytes differ from the re-played ones"
+        );
+    }
+    Ok(format!(
+        "game {id} ({}, {}): result and replay agree ({} turns, replay {})",
+        stored.game,
+        stored.record.players.join(" vs "),
+        outcome.record.turns,
+        &sha[..12]
+    ))
+}

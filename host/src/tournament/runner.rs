@@ -412,8 +412,8 @@ pub fn run<P: Playable + ?Sized, L: Lineup + ?Sized>(
     ))
 }
 
-/// The record of one game.
-fn record<P: Playable + ?Sized>(
+/// The record of one game (the league records its games one at a time with it).
+pub fn record<P: Playable + ?Sized>(
     game: &P,
     scheduled: &Scheduled,
     players: &[Entry],

@@ -1,0 +1,565 @@
+//! `botbox league ...`: run a league (`serve`, `worker`), administer it (`user add`, `verify`), and
+//! use one as a client of its HTTP API (`upload`, `list`, `show`, `retire`, `games`, `status`).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use crate::league::client::Client;
+use crate::league::server::{BotPage, GameSummary, Ladder, LadderInfo, Status, Uploaded};
+use crate::runtime::LimitSpec;
+
+/// Run a league of uploaded WASM and Luau bots, or use one: upload, ladders, games, logs
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox league serve                      # SQLite under ./league/, http://127.0.0.1:8080, 1 worker
+  botbox league user add alice             # prints alice's token once
+  export BOTBOX_TOKEN=bbx_...
+  botbox league upload my_bot.wasm --game worms --name hunter
+  botbox league list worms
+  botbox league show hunter
+  botbox league games hunter --faults      # your bot's games, with its logs and faults
+  botbox league verify 1234                # re-play a stored game here, byte for byte
+  botbox league retire hunter
+  # several machines: one PostgreSQL, the server, and workers anywhere
+  botbox league serve --db postgres://league@db/league --workers 0
+  botbox league worker --db postgres://league@db/league --workers 2
+
+The client commands read the server from --server or BOTBOX_SERVER (http://127.0.0.1:8080) and the
+token from --token or BOTBOX_TOKEN. The API is described at <server>/api/v1/openapi.json.")]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    Serve(ServeArgs),
+    Worker(WorkerArgs),
+    #[command(subcommand)]
+    User(UserCommand),
+    Upload(UploadArgs),
+    List(ListArgs),
+    Show(ShowArgs),
+    Retire(ShowArgs),
+    Games(GamesArgs),
+    Status(ClientArgs),
+    Verify(VerifyArgs),
+}
+
+/// Where the league's database is.
+#[derive(Debug, clap::Args)]
+struct DbArgs {
+    /// The database: a SQLite file, or a postgres:// URL
+    #[arg(long, env = "BOTBOX_DB", default_value = "league/league.db")]
+    db: String,
+    /// Where strategy files are cached for the runtime, by content hash
+    #[arg(long, default_value = "league/cache")]
+    cache: PathBuf,
+}
+
+/// Run the league: the API, the matchmaker, the reaper and its own workers, until Ctrl-C
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox league serve
+  botbox league serve --listen 0.0.0.0:8080 --workers 2 --keep-days 7
+  botbox league serve --db postgres://league:secret@db/league --workers 0
+
+Ctrl-C (or SIGTERM) stops taking requests, lets the games in play finish, and gives back any
+lease it cannot finish. Logs go to stderr (RUST_LOG=debug for more).")]
+struct ServeArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// The address to listen on
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// Workers playing games in this process (0: only `botbox league worker`s play)
+    #[arg(long, default_value_t = 1)]
+    workers: usize,
+    /// The league's seed: game N is seeded from it and N
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games kept waiting per ladder
+    #[arg(long, default_value_t = 4)]
+    queue: i64,
+    /// Requests per second per client (token, or IP address without one)
+    #[arg(long, default_value_t = 50)]
+    rate: u64,
+    /// Requests a client may make at once above its rate
+    #[arg(long, default_value_t = 100)]
+    burst: u32,
+    /// Days a game's replay is kept (its result stays)
+    #[arg(long, default_value_t = 30)]
+    keep_days: u64,
+    /// A job's lease, in seconds: a worker that stops renewing it loses the job to another
+    #[arg(long, default_value_t = 30)]
+    lease: u64,
+    /// Upload checks (a compile and a smoke game each) run at a time
+    #[arg(long, default_value_t = 2)]
+    checks: usize,
+    /// The limits the league's games are played under (defaults: the runtime's, with --fuel 500000000 and --time-limit 5000)
+    #[command(flatten)]
+    limits: LimitSpec,
+}
+
+/// Play the league's games from a shared database (PostgreSQL), until Ctrl-C
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox league worker --db postgres://league:secret@db/league --workers 2
+
+Each worker leases a job, plays it as local tournaments do, and records its result exactly once;
+a worker that dies loses its lease and another plays the game again.")]
+struct WorkerArgs {
+    #[command(flatten)]
+    db: DbArgs,
+    /// Workers in this process
+    #[arg(long, default_value_t = 1)]
+    workers: usize,
+    /// A job's lease, in seconds
+    #[arg(long, default_value_t = 30)]
+    lease: u64,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum UserCommand {
+    /// Add a user and print their first token (shown once; only its hash is stored)
+    #[command(after_help = "Examples:
+  botbox league user add alice
+  botbox league user add bob --db postgres://league@db/league")]
+    Add {
+        /// The user's name: 1 to 40 letters, digits, - and _
+        name: String,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+}
+
+/// The server and the token of a client command.
+#[derive(Debug, clap::Args)]
+struct ClientArgs {
+    /// The league's address
+    #[arg(long, env = "BOTBOX_SERVER", default_value = "http://127.0.0.1:8080")]
+    server: String,
+    /// Your token (from `botbox league user add`)
+    #[arg(long, env = "BOTBOX_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+    /// Print the server's JSON instead of a table
+    #[arg(long)]
+    json: bool,
+}
+
+impl ClientArgs {
+    fn client(&self) -> anyhow::Result<Client> {
+        Client::new(&self.server, self.token.clone())
+    }
+}
+
+/// Upload a bot's new version (.wasm or .lua): checked, smoke-tested, then on the ladder
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox league upload my_bot.wasm --game worms --name hunter
+  botbox league upload strategies/lua/bs/player1.lua --game bs --name liar
+  botbox league upload hunter_v2.wasm --name hunter     # a new version of an existing bot")]
+struct UploadArgs {
+    /// The strategy file: a .wasm module or .lua source (programs are not accepted)
+    file: PathBuf,
+    /// The bot's name (the file's stem by default)
+    #[arg(long)]
+    name: Option<String>,
+    /// The game, for a new bot
+    #[arg(long)]
+    game: Option<String>,
+    #[command(flatten)]
+    client: ClientArgs,
+}
+
+/// Show a game's ladder (every ladder without a game)
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox league list
+  botbox league list worms
+  botbox league list bs --json")]
+struct ListArgs {
+    /// The game
+    game: Option<String>,
+    #[command(flatten)]
+    client: ClientArgs,
+}
+
+/// Show a bot: its versions, standing and recent games
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox league show hunter
+  botbox league retire hunter")]
+struct ShowArgs {
+    /// The bot's name
+    name: String,
+    #[command(flatten)]
+    client: ClientArgs,
+}
+
+/// A bot's games, newest first; your own bot's come with its log lines and fault messages
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox league games hunter
+  botbox league games hunter --faults --limit 5")]
+struct GamesArgs {
+    /// The bot's name
+    name: String,
+    /// Only the games it faulted in
+    #[arg(long)]
+    faults: bool,
+    /// At most this many games
+    #[arg(long, default_value_t = 20)]
+    limit: u32,
+    #[command(flatten)]
+    client: ClientArgs,
+}
+
+/// Re-play stored games here and check that the result and the replay match byte for byte
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox league verify 1234
+  botbox league verify --recent 200
+  botbox league verify 17 18 19 --db postgres://league@db/league")]
+struct VerifyArgs {
+    /// Game ids
+    ids: Vec<i64>,
+    /// Also the newest N stored games
+    #[arg(long)]
+    recent: Option<u32>,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        Command::Serve(a) => serve(a),
+        Command::Worker(a) => worker(a),
+        Command::User(UserCommand::Add { name, db }) => user_add(&name, &db),
+        Command::Upload(a) => upload(a),
+        Command::List(a) => list(a),
+        Command::Show(a) => show(a),
+        Command::Retire(a) => retire(a),
+        Command::Games(a) => games(a),
+        Command::Status(a) => status(a),
+        Command::Verify(a) => verify(a),
+    }
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")
+}
+
+fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
+    crate::league::init_tracing();
+    let limits = crate::league::games::default_limits().and(&a.limits);
+    let config = crate::league::ServeConfig {
+        db: a.db.db,
+        listen: a.listen,
+        cache: a.db.cache,
+        workers: a.workers,
+        seed: a.seed,
+        queue: a.queue.max(1),
+        limits,
+        rate: crate::league::server::RateLimit {
+            per_second: a.rate,
+            burst: a.burst,
+        },
+        keep: Duration::from_secs(a.keep_days.max(1) * 86_400),
+        lease: Duration::from_secs(a.lease.max(3)),
+        checks: a.checks,
+    };
+    runtime()?.block_on(crate::league::serve(config))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn worker(a: WorkerArgs) -> anyhow::Result<ExitCode> {
+    crate::league::init_tracing();
+    let config = crate::league::WorkConfig {
+        db: a.db.db,
+        cache: a.db.cache,
+        workers: a.workers.max(1),
+        lease: Duration::from_secs(a.lease.max(3)),
+    };
+    runtime()?.block_on(crate::league::work(config))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn user_add(name: &str, db: &DbArgs) -> anyhow::Result<ExitCode> {
+    let (id, token) = runtime()?.block_on(async {
+        let store = crate::league::Store::open(&db.db).await?;
+        let added = store.add_user(name).await;
+        store.close().await;
+        anyhow::Ok(added?)
+    })?;
+    eprintln!("added user {name} (id {id}); their token, shown this once:");
+    println!("{token}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn upload(a: UploadArgs) -> anyhow::Result<ExitCode> {
+    let client = a.client.client()?;
+    anyhow::ensure!(
+        client.signed_in(),
+        "uploading needs your token: --token or BOTBOX_TOKEN (from `botbox league user add`)"
+    );
+    let bytes = std::fs::read(&a.file).with_context(|| format!("reading {}", a.file.display()))?;
+    let name = match &a.name {
+        Some(name) => name.clone(),
+        None => a
+            .file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .context("give the bot a --name")?,
+    };
+    let mut path = format!("/bots/{name}/versions");
+    if let Some(game) = &a.game {
+        path.push_str(&format!("?game={game}"));
+    }
+    let up: Uploaded = client
+        .post(&path, bytes)
+        .with_context(|| format!("uploading {}", a.file.display()))?;
+    if a.client.json {
+        println!("{}", serde_json::to_string_pretty(&up)?);
+    } else if up.created {
+        println!(
+            "{} v{} ({}, {} bytes, sha256 {}) is on the {} ladder",
+            up.version.bot,
+            up.version.number,
+            up.version.kind,
+            up.version.size,
+            &up.version.sha256[..12],
+            up.version.game
+        );
+    } else {
+        println!(
+            "{} v{}: the same bytes as before; nothing changed",
+            up.version.bot, up.version.number
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn list(a: ListArgs) -> anyhow::Result<ExitCode> {
+    let client = a.client.client()?;
+    let Some(game) = &a.game else {
+        let all: Vec<LadderInfo> = client.get("/ladders")?;
+        if a.client.json {
+            println!("{}", serde_json::to_string_pretty(&all)?);
+            return Ok(ExitCode::SUCCESS);
+        }
+        let mut t = super::table(vec!["game", "seats", "bots", "games", "rating"]);
+        for l in &all {
+            t.add_row(vec![
+                l.game.clone(),
+                l.seats.to_string(),
+                l.bots.to_string(),
+                l.games.to_string(),
+                l.formula.clone(),
+            ]);
+        }
+        super::right_align(&mut t, [1, 2, 3]);
+        println!("{t}");
+        return Ok(ExitCode::SUCCESS);
+    };
+    let ladder: Ladder = client.get(&format!("/ladders/{game}"))?;
+    if a.client.json {
+        println!("{}", serde_json::to_string_pretty(&ladder)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let solo = ladder.model == crate::league::rating::Model::Points;
+    let mut t = super::table(vec![
+        "#",
+        "bot",
+        "owner",
+        "version",
+        if solo { "mean points" } else { "rating" },
+        "±",
+        "games",
+        "W-D-L",
+        "faults",
+    ]);
+    for r in &ladder.rows {
+        t.add_row(vec![
+            r.rank.to_string(),
+            r.bot.clone(),
+            r.owner.clone(),
+            format!("v{} {}", r.version, r.kind),
+            format!("{:.1}", r.rating),
+            format!("{:.1}", r.uncertainty),
+            r.games.to_string(),
+            format!("{}-{}-{}", r.wins, r.draws, r.losses),
+            r.faults.to_string(),
+        ]);
+    }
+    super::right_align(&mut t, [0, 4, 5, 6, 8]);
+    println!("{} ladder: {}", ladder.game, ladder.formula);
+    println!("{t}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(a: ShowArgs) -> anyhow::Result<ExitCode> {
+    let client = a.client.client()?;
+    let page: BotPage = client.get(&format!("/bots/{}", a.name))?;
+    if a.client.json {
+        println!("{}", serde_json::to_string_pretty(&page)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let b = &page.bot;
+    println!(
+        "{} ({}), owned by {}{}",
+        b.name,
+        b.game,
+        b.owner,
+        if b.retired.is_some() { ", retired" } else { "" }
+    );
+    let mut t = super::table(vec![
+        "version", "kind", "sha256", "bytes", "rating", "±", "games", "W-D-L", "faults",
+    ]);
+    for v in &page.versions {
+        t.add_row(vec![
+            format!("v{}{}", v.number, if v.active { " (plays)" } else { "" }),
+            v.kind.clone(),
+            v.sha256[..12].to_string(),
+            v.size.to_string(),
+            format!("{:.1}", v.rating.value),
+            format!("{:.1}", v.rating.uncertainty),
+            v.games.to_string(),
+            format!("{}-{}-{}", v.wins, v.draws, v.losses),
+            v.faults.to_string(),
+        ]);
+    }
+    super::right_align(&mut t, [3, 4, 5, 6, 8]);
+    println!("{t}");
+    print_games(&page.games, false);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn retire(a: ShowArgs) -> anyhow::Result<ExitCode> {
+    let client = a.client.client()?;
+    let bot: crate::league::store::Bot =
+        client.post(&format!("/bots/{}/retire", a.name), Vec::new())?;
+    println!("{} is retired: it plays no more games", bot.name);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn games(a: GamesArgs) -> anyhow::Result<ExitCode> {
+    let client = a.client.client()?;
+    let path = format!(
+        "/bots/{}/games?faults={}&limit={}",
+        a.name, a.faults, a.limit
+    );
+    let games: Vec<GameSummary> = client.get(&path)?;
+    if a.client.json {
+        println!("{}", serde_json::to_string_pretty(&games)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if games.is_empty() {
+        println!("no games{}", if a.faults { " with a fault" } else { "" });
+    }
+    print_games(&games, true);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_games(games: &[GameSummary], details: bool) {
+    if games.is_empty() {
+        return;
+    }
+    let mut t = super::table(vec!["game", "variant", "players", "winner", "why", "turns"]);
+    for g in games {
+        t.add_row(vec![
+            g.id.to_string(),
+            g.variant.clone(),
+            g.players.join(", "),
+            g.winner.clone().unwrap_or_else(|| "-".into()),
+            g.reason.clone(),
+            g.turns.to_string(),
+        ]);
+    }
+    super::right_align(&mut t, [0, 5]);
+    println!("{t}");
+    if !details {
+        return;
+    }
+    for g in games {
+        let faults: Vec<String> = g
+            .faults
+            .iter()
+            .zip(&g.players)
+            .filter_map(|(f, p)| f.as_ref().map(|f| format!("{p}: {f}")))
+            .collect();
+        let logged = g.logs.iter().any(|l| !l.is_empty());
+        if faults.is_empty() && !logged {
+            continue;
+        }
+        println!("game {} ({}):", g.id, g.verify);
+        for f in faults {
+            println!("  fault  {f}");
+        }
+        for (seat, lines) in g.logs.iter().enumerate() {
+            for line in lines {
+                println!("  log    {}: {line}", g.players[seat]);
+            }
+        }
+    }
+}
+
+fn status(a: ClientArgs) -> anyhow::Result<ExitCode> {
+    let s: Status = a.client()?.get("/status")?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&s)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let jobs: Vec<String> = s
+        .jobs
+        .iter()
+        .map(|j| format!("{} {}", j.state, j.count))
+        .collect();
+    println!("{} games recorded; jobs: {}", s.games, jobs.join(", "));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(
+        !a.ids.is_empty() || a.recent.is_some(),
+        "give game ids, or --recent N"
+    );
+    let (agreed, failed) = runtime()?.block_on(async {
+        let store = crate::league::Store::open(&a.db.db).await?;
+        let cache = crate::league::games::Cache::new(&a.db.cache)?;
+        let mut ids = a.ids.clone();
+        if let Some(n) = a.recent {
+            for g in store.results(None, false, i64::from(n)).await? {
+                ids.push(g.id);
+            }
+        }
+        let (mut agreed, mut failed) = (0, 0);
+        for id in ids {
+            match crate::league::verify(&store, &cache, id).await {
+                Ok(line) => {
+                    agreed += 1;
+                    println!("{line}");
+                }
+                Err(e) => {
+                    failed += 1;
+                    println!("MISMATCH {e:#}");
+                }
+            }
+        }
+        store.close().await;
+        anyhow::Ok((agreed, failed))
+    })?;
+    eprintln!("{agreed} agree, {failed} differ");
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

@@ -1,0 +1,385 @@
+//! What the league plays: each registered game's ladder set-up, an upload's checks, and one job played
+//! into a record and a replay with the same runner code as local tournaments
+//! ([`crate::tournament::runner`]). Pure of storage: the server and the workers hand it bytes.
+//!
+//! A stored game is a function of (engine version, game, variant, seed, the players' bytes, limits):
+//! [`play`] names each strategy in the replay by its bot and content hash instead of the cache file
+//! it was loaded from, so the same job played on any machine gives the same bytes, and `botbox
+//! league verify` can compare them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Context;
+
+use crate::games::registry;
+use crate::play::bs::Bs;
+use crate::play::dice_free::DiceFree;
+use crate::play::worms::{NamedMap, Worms};
+use crate::runtime::{LimitSpec, Strategy};
+use crate::tournament::hosted::Series2048;
+use crate::tournament::runner::{self, Entry, GameRecord, Playable, Scheduled};
+
+/// A ladder's game, shared by the threads that play it.
+pub type Game = Arc<dyn Playable + Send + Sync>;
+
+/// The largest WASM module the league takes.
+pub const MAX_WASM_BYTES: usize = 4 << 20;
+/// The largest Luau source the league takes.
+pub const MAX_LUA_BYTES: usize = 512 << 10;
+
+/// The limits league games are played under unless the server is told otherwise: the runtime's
+/// defaults with a smaller fuel budget (0.5 s of a fast machine's work per decision, not 2 s), so
+/// a bot that burns its budget costs the league little.
+pub fn default_limits() -> LimitSpec {
+    LimitSpec {
+        fuel: Some(500_000_000),
+        time_limit_ms: Some(5_000),
+        ..LimitSpec::default()
+    }
+}
+
+/// The games the league has ladders for: every registered game.
+pub fn names() -> Vec<&'static str> {
+    registry::names()
+}
+
+/// Players at every game of `game`'s ladder.
+pub fn seats(game: &str) -> anyhow::Result<usize> {
+    Ok(ladder(game, 0)?.seats())
+}
+
+/// `game`'s ladder set-up for a job seeded with `seed`:
+/// - 2048 on the 4x4 board;
+/// - Wormworld on every built-in map (the variant picks one);
+/// - dice, free variant, both players rolling the same die of the bundled `wuerfel0` (the variant
+///   picks which);
+/// - BS at four-player tables;
+/// - any other contract game on its default variant.
+pub fn ladder(game: &str, seed: u64) -> anyhow::Result<Game> {
+    let rules = registry::find(game).map_err(anyhow::Error::msg)?;
+    Ok(match game {
+        "2048" => Arc::new(Series2048 { size: 4 }),
+        "worms" => {
+            let maps = rules
+                .variants()
+                .iter()
+                .map(|v| {
+                    let variant = crate::games::contract::Variant::named(&v.name);
+                    let map = crate::games::worms::WormsRules::map(&variant)
+                        .map_err(anyhow::Error::msg)?;
+                    Ok(NamedMap {
+                        name: v.name.clone(),
+                        map,
+                    })
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            Arc::new(Worms {
+                maps,
+                openings: None,
+            })
+        }
+        "dice" => Arc::new(DiceLadder::new(seed)),
+        "bs" => Arc::new(Bs),
+        other => Arc::new(crate::cli::versus::duel(other, &[], 0, seed)?),
+    })
+}
+
+/// The dice ladder: the free variant with both players on one die of `wuerfel0`, the variant
+/// naming the die.
+#[derive(Debug)]
+struct DiceLadder {
+    dice: Vec<crate::games::dice::Die>,
+    seed: u64,
+}
+
+impl DiceLadder {
+    fn new(seed: u64) -> DiceLadder {
+        let text = crate::games::dice::bundled("wuerfel0").expect("the bundled dice");
+        let dice = crate::games::dice::file::parse(text).expect("the bundled dice parse");
+        DiceLadder { dice, seed }
+    }
+}
+
+impl Playable for DiceLadder {
+    fn game(&self) -> &str {
+        "dice"
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn variants(&self) -> usize {
+        self.dice.len()
+    }
+    fn variant_name(&self, variant: usize) -> String {
+        format!("wuerfel0 D{}", variant + 1)
+    }
+    fn play(
+        &self,
+        game: &Scheduled,
+        players: &[&Entry],
+        record: bool,
+    ) -> (runner::Ending, Option<crate::replay::Replay>) {
+        let free = DiceFree {
+            dice: self.dice.clone(),
+            die_of: vec![game.variant, game.variant],
+            seed: self.seed,
+        };
+        free.play(
+            game.index,
+            [0, 1],
+            game.round,
+            [&players[0].strategy, &players[1].strategy],
+            record,
+        )
+    }
+}
+
+/// A sparring partner for the smoke game of each game with more than one seat: a bundled bot.
+fn sparring(game: &str) -> Option<(&'static str, &'static str)> {
+    Some(match game {
+        "worms" => (
+            "greedy",
+            include_str!("../../../strategies/lua/worms/greedy.lua"),
+        ),
+        "dice" => (
+            "frontmost",
+            include_str!("../../../strategies/lua/dice/frontmost.lua"),
+        ),
+        "bs" => (
+            "player1",
+            include_str!("../../../strategies/lua/bs/player1.lua"),
+        ),
+        "connect4" => (
+            "center",
+            include_str!("../../../strategies/lua/connect4/center.lua"),
+        ),
+        _ => return None,
+    })
+}
+
+/// A version as a worker plays it.
+#[derive(Clone, Debug)]
+pub struct Player {
+    /// The name the game's record and replay show: `bot@vN`.
+    pub name: String,
+    pub kind: String,
+    pub sha256: String,
+    pub source: Vec<u8>,
+}
+
+/// A local directory of strategy files, by content hash: what the runtime loads from.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    dir: PathBuf,
+}
+
+impl Cache {
+    pub fn new(dir: &Path) -> anyhow::Result<Cache> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        Ok(Cache {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// The file holding `bytes` (written once, atomically), named by its hash and kind.
+    fn file(&self, kind: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
+        let sha = crate::runtime::source_hash(bytes);
+        let ext = if kind == "wasm" { "wasm" } else { "lua" };
+        let path = self.dir.join(format!("{sha}.{ext}"));
+        if !path.exists() {
+            let tmp = self.dir.join(format!("{sha}.{}.tmp", std::process::id()));
+            std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+            std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+        }
+        Ok(path)
+    }
+
+    /// Loads `bytes` of `kind` as a strategy under `limits`.
+    fn load(
+        &self,
+        kind: &str,
+        bytes: &[u8],
+        limits: &LimitSpec,
+    ) -> anyhow::Result<Result<Strategy, String>> {
+        let path = self.file(kind, bytes)?;
+        Ok(Strategy::load(&path, &limits.limits()).map_err(|e| {
+            // The message names the cache file; a user knows their upload.
+            e.to_string()
+                .replace(&path.display().to_string(), "the upload")
+        }))
+    }
+}
+
+/// What kind of strategy `bytes` are: a WASM module (by its magic number) or Luau source (UTF-8).
+pub fn kind_of(bytes: &[u8]) -> Result<&'static str, String> {
+    if bytes.is_empty() {
+        return Err("the upload is empty".into());
+    }
+    if bytes.starts_with(b"\0asm") {
+        if bytes.len() > MAX_WASM_BYTES {
+            return Err(format!(
+                "the module is {} bytes; the league takes WASM modules up to {} bytes",
+                bytes.len(),
+                MAX_WASM_BYTES
+            ));
+        }
+        return Ok("wasm");
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Err(
+            "neither a WASM module (no \\0asm header) nor Luau source (not UTF-8); the league \
+             takes .wasm modules and .lua files, not programs"
+                .into(),
+        );
+    };
+    if text.trim_start().starts_with("(module") {
+        return Err("WebAssembly text: compile it to a .wasm module first".into());
+    }
+    if bytes.starts_with(b"#!") || bytes.starts_with(b"\x7fELF") {
+        return Err(
+            "the league does not run programs: upload a .wasm module or a .lua file".into(),
+        );
+    }
+    if bytes.len() > MAX_LUA_BYTES {
+        return Err(format!(
+            "the source is {} bytes; the league takes Luau files up to {} bytes",
+            bytes.len(),
+            MAX_LUA_BYTES
+        ));
+    }
+    Ok("lua")
+}
+
+/// Checks an upload for `game`: its kind and size, that it loads (WASM compiled here with its
+/// imports checked against the ABI; Luau compiled in the sandbox), and a smoke game under `limits`
+/// against a bundled bot (alone for a solo game) in which it must not fault. The error is the
+/// reason, for the uploader.
+pub fn check(
+    cache: &Cache,
+    game: &str,
+    bytes: &[u8],
+    limits: &LimitSpec,
+) -> anyhow::Result<Result<crate::league::store::Checked, String>> {
+    let kind = match kind_of(bytes) {
+        Ok(kind) => kind,
+        Err(e) => return Ok(Err(e)),
+    };
+    let strategy = match cache.load(kind, bytes, limits)? {
+        Ok(s) => s,
+        Err(e) => return Ok(Err(e)),
+    };
+    let ladder = ladder(game, 1)?;
+    let seats = ladder.seats();
+    let mut entries = vec![Entry {
+        name: "upload".into(),
+        strategy,
+    }];
+    if seats > 1 {
+        let (name, source) =
+            sparring(game).with_context(|| format!("no sparring bot for {game}"))?;
+        let partner = cache
+            .load("lua", source.as_bytes(), limits)?
+            .map_err(|e| anyhow::anyhow!("the bundled {name}: {e}"))?;
+        for _ in 1..seats {
+            entries.push(Entry {
+                name: name.into(),
+                strategy: partner.clone(),
+            });
+        }
+    }
+    let players: Vec<&Entry> = entries.iter().collect();
+    let scheduled = Scheduled {
+        index: 0,
+        seed: 1,
+        seats: (0..seats).collect(),
+        variant: 0,
+        round: 0,
+    };
+    let (ending, _) = ladder.play(&scheduled, &players, false);
+    if let Some(Some(fault)) = ending.faults.first() {
+        return Ok(Err(format!(
+            "the smoke game ({game}, {}) faulted: {:?}: {}",
+            ladder.variant_name(0),
+            fault.kind,
+            fault.message
+        )));
+    }
+    Ok(Ok(crate::league::store::Checked {
+        kind: kind.into(),
+        sha256: crate::runtime::source_hash(bytes),
+        bytes: bytes.to_vec(),
+    }))
+}
+
+/// One job as a worker plays it.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    pub id: i64,
+    pub game: String,
+    pub variant: usize,
+    pub seed: u64,
+    /// The limits, a [`LimitSpec`] in JSON.
+    pub limits: String,
+}
+
+/// A played job: its record and its replay (the bytes a stored game keeps).
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub record: GameRecord,
+    pub replay: Vec<u8>,
+}
+
+/// Plays a job between `players` (seat order), as the runner plays a tournament's game.
+pub fn play(cache: &Cache, job: &Spec, players: &[Player]) -> anyhow::Result<Outcome> {
+    let limits: LimitSpec = serde_json::from_str(&job.limits)
+        .with_context(|| format!("job {}: its limits {}", job.id, job.limits))?;
+    let ladder = ladder(&job.game, job.seed)?;
+    anyhow::ensure!(
+        players.len() == ladder.seats(),
+        "job {}: {} players for {} seats",
+        job.id,
+        players.len(),
+        ladder.seats()
+    );
+    anyhow::ensure!(
+        job.variant < ladder.variants(),
+        "job {}: {} has no variant {}",
+        job.id,
+        job.game,
+        job.variant
+    );
+    let entries = players
+        .iter()
+        .map(|p| {
+            let strategy = cache
+                .load(&p.kind, &p.source, &limits)?
+                .map_err(|e| anyhow::anyhow!("{}: {e}", p.name))?;
+            Ok(Entry {
+                name: p.name.clone(),
+                strategy,
+            })
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let seated: Vec<&Entry> = entries.iter().collect();
+    let scheduled = Scheduled {
+        index: usize::try_from(job.id - 1).context("job ids start at 1")?,
+        seed: job.seed,
+        seats: (0..players.len()).collect(),
+        variant: job.variant,
+        round: 0,
+    };
+    let (ending, replay) = ladder.play(&scheduled, &seated, true);
+    let mut replay = replay.context("the game kept no replay")?;
+    replay.edit_header(|header| {
+        for (s, p) in header.strategies.iter_mut().zip(players) {
+            s.name = p.name.clone();
+            s.path = format!("league:{}", p.sha256);
+        }
+    });
+    let record = runner::record(&*ladder, &scheduled, &entries, ending);
+    Ok(Outcome {
+        record,
+        replay: replay.to_bytes(),
+    })
+}

@@ -1,0 +1,856 @@
+//! The league's HTTP API (axum), versioned under `/api/v1/`, and its OpenAPI document (utoipa,
+//! generated from the handlers below and served at `/api/v1/openapi.json`).
+//!
+//! Reading is open to everyone: ladders, bots, games, replays (with other people's logs blanked).
+//! Writing needs a token (`Authorization: Bearer bbx_...`): only a bot's owner uploads its versions,
+//! retires it, or reads its logs and fault messages. Every client is rate limited, by its token or,
+//! without one, by its IP address; request bodies are capped (uploads at the largest module the
+//! league takes, everything else at 64 KiB).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use tower_governor::GovernorLayer;
+use tower_governor::governor::GovernorConfigBuilder;
+use tower_governor::key_extractor::KeyExtractor;
+use utoipa::OpenApi;
+
+use super::games::{self, Cache};
+use super::rating::Model;
+use super::store::{Bot, StoreError, StoredGame, TokenInfo, User, Version};
+use super::{ENGINE, Store};
+
+/// What the handlers share.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub store: Store,
+    pub cache: Cache,
+    /// The limits games are played under, as JSON (a `LimitSpec`).
+    pub limits: crate::runtime::LimitSpec,
+    /// Upload checks (a compile and a smoke game each) run this many at a time.
+    pub checks: Arc<tokio::sync::Semaphore>,
+}
+
+/// Requests per second each client (token or IP) may make, and the burst above it.
+#[derive(Clone, Copy, Debug)]
+pub struct RateLimit {
+    pub per_second: u64,
+    pub burst: u32,
+}
+
+/// The API's routes.
+pub fn router(state: AppState, rate: RateLimit) -> Router {
+    let governor = GovernorConfigBuilder::default()
+        .per_nanosecond((1_000_000_000 / rate.per_second.max(1)).max(1))
+        .burst_size(rate.burst.max(1))
+        .key_extractor(ClientKey)
+        .finish()
+        .expect("a positive rate and burst");
+    let uploads = Router::new()
+        .route("/api/v1/bots/{name}/versions", post(upload))
+        .layer(DefaultBodyLimit::max(games::MAX_WASM_BYTES));
+    Router::new()
+        .route("/api/v1/health", get(health))
+        .route("/api/v1/openapi.json", get(openapi))
+        .route("/api/v1/status", get(status))
+        .route("/api/v1/me", get(me))
+        .route("/api/v1/tokens", post(add_token))
+        .route("/api/v1/tokens/{id}", delete(revoke_token))
+        .route("/api/v1/ladders", get(ladders))
+        .route("/api/v1/ladders/{game}", get(ladder))
+        .route("/api/v1/bots/{name}", get(bot))
+        .route("/api/v1/bots/{name}/retire", post(retire))
+        .route("/api/v1/bots/{name}/games", get(bot_games))
+        .route("/api/v1/games/{id}", get(game))
+        .route("/api/v1/games/{id}/replay", get(replay))
+        .route("/api/v1/games/{id}/logs", get(logs))
+        .layer(DefaultBodyLimit::max(64 << 10))
+        .merge(uploads)
+        .fallback(not_found)
+        .layer(GovernorLayer::new(governor))
+        .layer(tower_http::trace::TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+/// Rate limits by token when the request has one, else by the peer's IP address.
+#[derive(Clone, Copy, Debug)]
+struct ClientKey;
+
+impl KeyExtractor for ClientKey {
+    type Key = String;
+
+    fn extract<T>(
+        &self,
+        req: &axum::http::Request<T>,
+    ) -> Result<Self::Key, tower_governor::GovernorError> {
+        if let Some(token) = bearer(req.headers()) {
+            return Ok(format!(
+                "token:{}",
+                crate::runtime::source_hash(token.as_bytes())
+            ));
+        }
+        req.extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| format!("ip:{}", c.0.ip()))
+            .ok_or(tower_governor::GovernorError::UnableToExtractKey)
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+}
+
+/// An error as the API answers it: a status and `{"error": "..."}`.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+/// The body of every error.
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub error: String,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if self.status.is_server_error() {
+            tracing::error!(status = %self.status, "{}", self.message);
+        }
+        (
+            self.status,
+            Json(ErrorBody {
+                error: self.message,
+            }),
+        )
+            .into_response()
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        let status = match &e {
+            StoreError::NotFound(_) => StatusCode::NOT_FOUND,
+            StoreError::Forbidden(_) => StatusCode::FORBIDDEN,
+            StoreError::Conflict(_) => StatusCode::CONFLICT,
+            StoreError::Invalid(_) => StatusCode::BAD_REQUEST,
+            StoreError::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        ApiError::new(status, e.to_string())
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(e: anyhow::Error) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))
+    }
+}
+
+type ApiResult<T> = Result<T, ApiError>;
+
+/// The signed-in user (401 without a valid token).
+#[derive(Debug)]
+pub struct Auth(pub User);
+
+/// The signed-in user, if any (401 only for a token that is not valid).
+#[derive(Debug)]
+pub struct MaybeAuth(pub Option<User>);
+
+impl FromRequestParts<AppState> for MaybeAuth {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<MaybeAuth> {
+        let Some(token) = bearer(&parts.headers) else {
+            return Ok(MaybeAuth(None));
+        };
+        match state.store.user_by_token(token).await? {
+            Some(user) => Ok(MaybeAuth(Some(user))),
+            None => Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "the token is not valid (revoked, or never issued)",
+            )),
+        }
+    }
+}
+
+impl FromRequestParts<AppState> for Auth {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Auth> {
+        match MaybeAuth::from_request_parts(parts, state).await?.0 {
+            Some(user) => Ok(Auth(user)),
+            None => Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "sign in: send `Authorization: Bearer <token>` (`botbox league user add` makes one)",
+            )),
+        }
+    }
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no such page: see /api/v1/openapi.json",
+    )
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Health {
+    pub ok: bool,
+    /// The botbox version that plays the games.
+    pub engine: String,
+}
+
+/// Whether the server is up, and which engine plays its games.
+#[utoipa::path(get, path = "/api/v1/health", responses((status = 200, body = Health)))]
+async fn health() -> Json<Health> {
+    Json(Health {
+        ok: true,
+        engine: ENGINE.into(),
+    })
+}
+
+/// This document.
+#[utoipa::path(get, path = "/api/v1/openapi.json", responses((status = 200, description = "The OpenAPI document")))]
+async fn openapi() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Status {
+    /// Jobs by state: queued, leased, done, failed.
+    pub jobs: Vec<JobCount>,
+    /// Games recorded.
+    pub games: i64,
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct JobCount {
+    pub state: String,
+    pub count: i64,
+}
+
+/// The queue: jobs by state, and games recorded.
+#[utoipa::path(get, path = "/api/v1/status", responses((status = 200, body = Status)))]
+async fn status(State(state): State<AppState>) -> ApiResult<Json<Status>> {
+    let jobs = state
+        .store
+        .job_states()
+        .await?
+        .into_iter()
+        .map(|(state, count)| JobCount { state, count })
+        .collect();
+    let games = state.store.result_count(None).await?;
+    Ok(Json(Status { jobs, games }))
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Me {
+    pub user: User,
+    pub tokens: Vec<TokenInfo>,
+}
+
+/// The signed-in user and their tokens.
+#[utoipa::path(get, path = "/api/v1/me", security(("token" = [])),
+    responses((status = 200, body = Me), (status = 401, body = ErrorBody)))]
+async fn me(State(state): State<AppState>, Auth(user): Auth) -> ApiResult<Json<Me>> {
+    let tokens = state.store.tokens(user.id).await?;
+    Ok(Json(Me { user, tokens }))
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct NewToken {
+    /// A name to tell the token by (`laptop`, `ci`).
+    pub label: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct IssuedToken {
+    pub id: i64,
+    /// Shown once: only its hash is kept.
+    pub token: String,
+}
+
+/// A new token for the signed-in user.
+#[utoipa::path(post, path = "/api/v1/tokens", security(("token" = [])), request_body = NewToken,
+    responses((status = 201, body = IssuedToken), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn add_token(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Json(new): Json<NewToken>,
+) -> ApiResult<(StatusCode, Json<IssuedToken>)> {
+    if new.label.is_empty() || new.label.len() > 60 || new.label.chars().any(char::is_control) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "a token's label is 1 to 60 printable characters",
+        ));
+    }
+    let (id, token) = state.store.add_token(user.id, &new.label).await?;
+    Ok((StatusCode::CREATED, Json(IssuedToken { id, token })))
+}
+
+/// Revokes one of the signed-in user's tokens.
+#[utoipa::path(delete, path = "/api/v1/tokens/{id}", security(("token" = [])),
+    params(("id" = i64, Path, description = "The token's id")),
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn revoke_token(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<i64>,
+) -> ApiResult<StatusCode> {
+    if state.store.revoke_token(user.id, id).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("you have no token {id} in use"),
+        ))
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct LadderInfo {
+    pub game: String,
+    pub seats: usize,
+    #[schema(value_type = String)]
+    pub model: Model,
+    /// The rating formula, as the page names it.
+    pub formula: String,
+    /// Bots playing.
+    pub bots: usize,
+    /// Games recorded.
+    pub games: i64,
+}
+
+/// Every game's ladder, in brief.
+#[utoipa::path(get, path = "/api/v1/ladders", responses((status = 200, body = Vec<LadderInfo>)))]
+async fn ladders(State(state): State<AppState>) -> ApiResult<Json<Vec<LadderInfo>>> {
+    let mut out = Vec::new();
+    for game in games::names() {
+        let seats = games::seats(game)?;
+        let model = Model::for_seats(seats);
+        out.push(LadderInfo {
+            game: game.into(),
+            seats,
+            model,
+            formula: model.describe().into(),
+            bots: state.store.ladder(game).await?.len(),
+            games: state.store.result_count(Some(game)).await?,
+        });
+    }
+    Ok(Json(out))
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Ladder {
+    pub game: String,
+    #[schema(value_type = String)]
+    pub model: Model,
+    pub formula: String,
+    pub rows: Vec<LadderRow>,
+}
+
+/// One bot on a ladder.
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct LadderRow {
+    pub rank: usize,
+    pub bot: String,
+    pub owner: String,
+    /// The version that plays, from 1.
+    pub version: i64,
+    pub kind: String,
+    /// Glicko-2 rating, Weng-Lin mu, or mean points.
+    pub rating: f64,
+    /// Glicko-2 deviation, Weng-Lin sigma, or the 95% margin of the mean points.
+    pub uncertainty: f64,
+    /// What the ladder sorts by (rating less its uncertainty; the mean for solo games).
+    pub rank_value: f64,
+    pub games: i64,
+    pub wins: i64,
+    pub draws: i64,
+    pub losses: i64,
+    pub faults: i64,
+}
+
+fn row(rank: usize, v: &Version) -> LadderRow {
+    LadderRow {
+        rank,
+        bot: v.bot.clone(),
+        owner: v.owner.clone(),
+        version: v.number,
+        kind: v.kind.clone(),
+        rating: v.rating.value,
+        uncertainty: match v.rating.model {
+            Model::Points => v.rating.margin(),
+            _ => v.rating.uncertainty,
+        },
+        rank_value: v.rating.conservative(),
+        games: v.games,
+        wins: v.wins,
+        draws: v.draws,
+        losses: v.losses,
+        faults: v.faults,
+    }
+}
+
+fn known_game(game: &str) -> ApiResult<()> {
+    crate::games::registry::find(game)
+        .map(|_| ())
+        .map_err(|e| ApiError::new(StatusCode::NOT_FOUND, e))
+}
+
+/// A game's ladder, best first.
+#[utoipa::path(get, path = "/api/v1/ladders/{game}",
+    params(("game" = String, Path, description = "A registered game: 2048, dice, bs, worms, connect4")),
+    responses((status = 200, body = Ladder), (status = 404, body = ErrorBody)))]
+async fn ladder(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+) -> ApiResult<Json<Ladder>> {
+    known_game(&game)?;
+    let model = Model::for_seats(games::seats(&game)?);
+    let rows = state
+        .store
+        .ladder(&game)
+        .await?
+        .iter()
+        .enumerate()
+        .map(|(i, v)| row(i + 1, v))
+        .collect();
+    Ok(Json(Ladder {
+        game,
+        model,
+        formula: model.describe().into(),
+        rows,
+    }))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct UploadQuery {
+    /// The game the bot plays (only when the bot is new; a bot keeps its game).
+    pub game: Option<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Uploaded {
+    /// False when these bytes were uploaded before (the same version again).
+    pub created: bool,
+    pub version: Version,
+}
+
+/// Uploads a new version of a bot (creating the bot): a `.wasm` module or `.lua` source as the
+/// request body. The server compiles it, checks its imports, and plays a smoke game; the version
+/// becomes active only if that passes. The same bytes again are the same version.
+#[utoipa::path(post, path = "/api/v1/bots/{name}/versions", security(("token" = [])),
+    params(("name" = String, Path, description = "The bot's name: 1 to 40 letters, digits, - and _"), UploadQuery),
+    request_body(content = Vec<u8>, content_type = "application/octet-stream"),
+    responses((status = 201, body = Uploaded), (status = 200, body = Uploaded),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 413, description = "Too large"), (status = 422, body = ErrorBody)))]
+async fn upload(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(name): Path<String>,
+    Query(query): Query<UploadQuery>,
+    body: axum::body::Bytes,
+) -> ApiResult<(StatusCode, Json<Uploaded>)> {
+    super::store::check_name("bot", &name)?;
+    let existing = state.store.bot(&name).await?;
+    let game = match (&existing, &query.game) {
+        (Some(bot), _) if bot.owner_id != user.id => {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!("the bot {name} belongs to another user; choose another name"),
+            ));
+        }
+        (Some(bot), Some(game)) if &bot.game != game => {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                format!("the bot {name} plays {}, not {game}", bot.game),
+            ));
+        }
+        (Some(bot), _) => bot.game.clone(),
+        (None, Some(game)) => game.clone(),
+        (None, None) => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "a new bot needs its game: ?game=worms (see /api/v1/ladders)",
+            ));
+        }
+    };
+    known_game(&game).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.message))?;
+    let permit = state
+        .checks
+        .clone()
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
+    let (cache, limits, game2) = (state.cache.clone(), state.limits.clone(), game.clone());
+    let checked = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        games::check(&cache, &game2, &body, &limits)
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    let checked = checked.map_err(|reason| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("{name} refused: {reason}"),
+        )
+    })?;
+    let model = Model::for_seats(games::seats(&game)?);
+    let (version, created) = state
+        .store
+        .add_version(&user, &name, &game, &checked, model)
+        .await?;
+    tracing::info!(bot = %name, version = version.number, created, user = %user.name, "upload");
+    let status = if created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(Uploaded { created, version })))
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct BotPage {
+    pub bot: Bot,
+    /// Newest first; the active one plays.
+    pub versions: Vec<Version>,
+    /// The most recent games.
+    pub games: Vec<GameSummary>,
+}
+
+/// One game in a list.
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct GameSummary {
+    pub id: i64,
+    pub game: String,
+    pub variant: String,
+    pub seed: u64,
+    /// `bot@vN` in seat order.
+    pub players: Vec<String>,
+    pub winner: Option<String>,
+    pub reason: String,
+    pub turns: u32,
+    /// Each seat's fault: its kind for everyone, with the message for the seat's owner.
+    pub faults: Vec<Option<String>>,
+    pub finished: i64,
+    /// Each of the viewer's own seats' log lines (empty for seats that are not theirs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub logs: Vec<Vec<String>>,
+    /// The command that re-plays this game here.
+    pub verify: String,
+}
+
+fn summary(g: &StoredGame, viewer: Option<&User>) -> GameSummary {
+    let owns =
+        |seat: usize| viewer.is_some_and(|u| g.seats.get(seat).is_some_and(|s| s.owner_id == u.id));
+    GameSummary {
+        id: g.id,
+        game: g.game.clone(),
+        variant: g.variant.clone(),
+        seed: g.seed,
+        players: g.record.players.clone(),
+        winner: g.record.winner.clone(),
+        reason: g.record.reason.clone(),
+        turns: g.record.turns,
+        faults: g
+            .record
+            .faults
+            .iter()
+            .enumerate()
+            .map(|(seat, f)| {
+                f.as_ref().map(|f| {
+                    if owns(seat) {
+                        format!("{:?}: {}", f.kind, f.message)
+                    } else {
+                        format!("{:?}", f.kind)
+                    }
+                })
+            })
+            .collect(),
+        finished: g.finished,
+        logs: Vec::new(),
+        verify: format!("botbox league verify {}", g.id),
+    }
+}
+
+/// The stored game's record with other people's fault messages taken out.
+fn redact(mut g: StoredGame, viewer: Option<&User>) -> StoredGame {
+    for (seat, fault) in g.record.faults.iter_mut().enumerate() {
+        let mine = viewer.is_some_and(|u| g.seats.get(seat).is_some_and(|s| s.owner_id == u.id));
+        if let Some(f) = fault.as_mut().filter(|_| !mine) {
+            f.message = "(shown to the bot's owner)".into();
+        }
+        if let Some(s) = g.seats.get_mut(seat).filter(|_| !mine) {
+            s.fault = s
+                .fault
+                .as_ref()
+                .map(|f| f.split(':').next().unwrap_or_default().to_string());
+        }
+    }
+    g
+}
+
+/// A bot: its versions, its standing and its recent games.
+#[utoipa::path(get, path = "/api/v1/bots/{name}",
+    params(("name" = String, Path, description = "The bot's name")),
+    responses((status = 200, body = BotPage), (status = 404, body = ErrorBody)))]
+async fn bot(
+    State(state): State<AppState>,
+    MaybeAuth(viewer): MaybeAuth,
+    Path(name): Path<String>,
+) -> ApiResult<Json<BotPage>> {
+    let bot = find_bot(&state, &name).await?;
+    let versions = state.store.versions(bot.id).await?;
+    let games = state
+        .store
+        .results(Some(bot.id), false, 10)
+        .await?
+        .iter()
+        .map(|g| summary(g, viewer.as_ref()))
+        .collect();
+    Ok(Json(BotPage {
+        bot,
+        versions,
+        games,
+    }))
+}
+
+async fn find_bot(state: &AppState, name: &str) -> ApiResult<Bot> {
+    state
+        .store
+        .bot(name)
+        .await?
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no bot called {name}")))
+}
+
+/// Retires a bot: it plays no more games (the owner only).
+#[utoipa::path(post, path = "/api/v1/bots/{name}/retire", security(("token" = [])),
+    params(("name" = String, Path, description = "The bot's name")),
+    responses((status = 200, body = Bot), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn retire(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(name): Path<String>,
+) -> ApiResult<Json<Bot>> {
+    state.store.retire(&user, &name).await?;
+    Ok(Json(find_bot(&state, &name).await?))
+}
+
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct GamesQuery {
+    /// Only games where the bot faulted.
+    #[serde(default)]
+    pub faults: bool,
+    /// At most this many, newest first (1 to 200; 20 by default).
+    pub limit: Option<i64>,
+}
+
+/// A bot's games, newest first; its owner also gets its log lines and fault messages.
+#[utoipa::path(get, path = "/api/v1/bots/{name}/games",
+    params(("name" = String, Path, description = "The bot's name"), GamesQuery),
+    responses((status = 200, body = Vec<GameSummary>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn bot_games(
+    State(state): State<AppState>,
+    MaybeAuth(viewer): MaybeAuth,
+    Path(name): Path<String>,
+    Query(query): Query<GamesQuery>,
+) -> ApiResult<Json<Vec<GameSummary>>> {
+    let limit = query.limit.unwrap_or(20);
+    if !(1..=200).contains(&limit) {
+        return Err(ApiError::new(StatusCode::BAD_REQUEST, "limit is 1 to 200"));
+    }
+    let bot = find_bot(&state, &name).await?;
+    let owner = viewer.as_ref().is_some_and(|u| u.id == bot.owner_id);
+    let mut out = Vec::new();
+    for g in state
+        .store
+        .results(Some(bot.id), query.faults, limit)
+        .await?
+    {
+        let mut s = summary(&g, viewer.as_ref());
+        if owner {
+            s.logs = seat_logs(&state, &g, viewer.as_ref()).await?;
+        }
+        out.push(s);
+    }
+    Ok(Json(out))
+}
+
+/// Each seat's log lines from the stored replay, blank for the seats `viewer` does not own.
+async fn seat_logs(
+    state: &AppState,
+    g: &StoredGame,
+    viewer: Option<&User>,
+) -> ApiResult<Vec<Vec<String>>> {
+    let Some(bytes) = state.store.replay(g.id).await? else {
+        return Ok(Vec::new());
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let file = crate::replay::parse(&text)
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    Ok(file
+        .end
+        .map(|end| end.logs)
+        .unwrap_or_default()
+        .into_iter()
+        .enumerate()
+        .map(|(seat, logs)| {
+            let mine =
+                viewer.is_some_and(|u| g.seats.get(seat).is_some_and(|s| s.owner_id == u.id));
+            if mine { logs } else { Vec::new() }
+        })
+        .collect())
+}
+
+async fn find_game(state: &AppState, id: i64) -> ApiResult<StoredGame> {
+    state
+        .store
+        .result(id)
+        .await?
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no game {id}")))
+}
+
+/// A stored game: who played which version, the result, and what `verify` needs.
+#[utoipa::path(get, path = "/api/v1/games/{id}",
+    params(("id" = i64, Path, description = "The game's id")),
+    responses((status = 200, body = StoredGame), (status = 404, body = ErrorBody)))]
+async fn game(
+    State(state): State<AppState>,
+    MaybeAuth(viewer): MaybeAuth,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<StoredGame>> {
+    let g = find_game(&state, id).await?;
+    Ok(Json(redact(g, viewer.as_ref())))
+}
+
+/// A stored game's replay (JSON Lines, `docs/replay-format.md`), with the logs of seats that are
+/// not the viewer's blanked.
+#[utoipa::path(get, path = "/api/v1/games/{id}/replay",
+    params(("id" = i64, Path, description = "The game's id")),
+    responses((status = 200, content_type = "application/jsonl", body = String), (status = 404, body = ErrorBody), (status = 410, body = ErrorBody)))]
+async fn replay(
+    State(state): State<AppState>,
+    MaybeAuth(viewer): MaybeAuth,
+    Path(id): Path<i64>,
+) -> ApiResult<Response> {
+    let g = find_game(&state, id).await?;
+    let Some(bytes) = state.store.replay(id).await? else {
+        return Err(ApiError::new(
+            StatusCode::GONE,
+            format!("game {id}'s replay is past the league's retention"),
+        ));
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    if let Some(last) = lines.last_mut()
+        && let Ok(mut end) = serde_json::from_str::<serde_json::Value>(last)
+        && let Some(logs) = end.get_mut("logs").and_then(|l| l.as_array_mut())
+    {
+        for (seat, l) in logs.iter_mut().enumerate() {
+            let mine = viewer
+                .as_ref()
+                .is_some_and(|u| g.seats.get(seat).is_some_and(|s| s.owner_id == u.id));
+            if !mine {
+                *l = serde_json::json!([]);
+            }
+        }
+        *last = serde_json::to_string(&end).expect("JSON");
+    }
+    let mut body = lines.join("\n");
+    body.push('\n');
+    Ok(([(header::CONTENT_TYPE, "application/jsonl")], body).into_response())
+}
+
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct SeatLog {
+    pub seat: usize,
+    pub bot: String,
+    pub fault: Option<String>,
+    pub logs: Vec<String>,
+}
+
+/// The log lines and faults of the signed-in user's seats in a game (403 if they had none).
+#[utoipa::path(get, path = "/api/v1/games/{id}/logs", security(("token" = [])),
+    params(("id" = i64, Path, description = "The game's id")),
+    responses((status = 200, body = Vec<SeatLog>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn logs(
+    State(state): State<AppState>,
+    Auth(user): Auth,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<Vec<SeatLog>>> {
+    let g = find_game(&state, id).await?;
+    if !g.seats.iter().any(|s| s.owner_id == user.id) {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            format!("none of game {id}'s bots is yours: only a bot's owner reads its logs"),
+        ));
+    }
+    let logs = seat_logs(&state, &g, Some(&user)).await?;
+    Ok(Json(
+        g.seats
+            .iter()
+            .filter(|s| s.owner_id == user.id)
+            .map(|s| SeatLog {
+                seat: s.seat as usize,
+                bot: s.bot.clone(),
+                fault: s.fault.clone(),
+                logs: logs.get(s.seat as usize).cloned().unwrap_or_default(),
+            })
+            .collect(),
+    ))
+}
+
+#[derive(Debug, OpenApi)]
+#[openapi(
+    info(title = "botbox league", description = "Upload WASM and Luau bots to sandboxed ladders that play around the clock."),
+    paths(health, openapi, status, me, add_token, revoke_token, ladders, ladder, upload, bot, retire, bot_games, game, replay, logs),
+    modifiers(&Security)
+)]
+pub struct ApiDoc;
+
+#[derive(Debug)]
+struct Security;
+
+impl utoipa::Modify for Security {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        if let Some(components) = openapi.components.as_mut() {
+            components.add_security_scheme(
+                "token",
+                SecurityScheme::Http(
+                    HttpBuilder::new()
+                        .scheme(HttpAuthScheme::Bearer)
+                        .description(Some(
+                            "A token from `botbox league user add` or POST /api/v1/tokens",
+                        ))
+                        .build(),
+                ),
+            );
+        }
+    }
+}
