@@ -7,6 +7,7 @@ mod determinism;
 mod dice;
 mod embed;
 mod hostile;
+mod league;
 mod play;
 mod programs;
 mod registry;

@@ -86,7 +86,13 @@ pub fn test_limits() -> Limits {
 pub fn guest_wasm(package: &str) -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     let dir = BUILT.get_or_init(|| {
-        let packages = ["g2048-expectimax", "g2048-first-legal"];
+        let packages = [
+            "g2048-expectimax",
+            "g2048-first-legal",
+            "worms-search",
+            "bs-counter",
+            "connect4-alphabeta",
+        ];
         botbox::runtime::build_wasm_packages(&repo(), &packages, &repo().join("target/guests"))
             .unwrap_or_else(|e| panic!("building the guest strategies: {e}"))
     });

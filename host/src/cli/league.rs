@@ -83,7 +83,7 @@ struct ServeArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games kept waiting per ladder
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 16)]
     queue: i64,
     /// Requests per second per client (token, or IP address without one)
     #[arg(long, default_value_t = 50)]

@@ -7,8 +7,9 @@
 //! it was loaded from, so the same job played on any machine gives the same bytes, and `botbox
 //! league verify` can compare them.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 
@@ -169,17 +170,50 @@ pub struct Player {
 }
 
 /// A local directory of strategy files, by content hash: what the runtime loads from.
+/// Strategies loaded from it are kept, by content hash and limits, so a worker compiles a version
+/// once, not once per game (a loaded strategy is shared by every game; each game has its own
+/// instance).
 #[derive(Clone, Debug)]
 pub struct Cache {
     dir: PathBuf,
+    loaded: Arc<Mutex<HashMap<(String, String), Strategy>>>,
 }
+
+/// Loaded strategies kept at most (the oldest are dropped past it).
+const MAX_LOADED: usize = 256;
 
 impl Cache {
     pub fn new(dir: &Path) -> anyhow::Result<Cache> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         Ok(Cache {
             dir: dir.to_path_buf(),
+            loaded: Arc::default(),
         })
+    }
+
+    /// [`Cache::load`], once per (bytes, limits).
+    fn strategy(
+        &self,
+        kind: &str,
+        bytes: &[u8],
+        limits: &LimitSpec,
+    ) -> anyhow::Result<Result<Strategy, String>> {
+        let key = (
+            crate::runtime::source_hash(bytes),
+            serde_json::to_string(limits).expect("limits serialize"),
+        );
+        if let Some(s) = self.loaded.lock().expect("not poisoned").get(&key) {
+            return Ok(Ok(s.clone()));
+        }
+        let loaded = self.load(kind, bytes, limits)?;
+        if let Ok(s) = &loaded {
+            let mut map = self.loaded.lock().expect("not poisoned");
+            if map.len() >= MAX_LOADED {
+                map.clear();
+            }
+            map.insert(key, s.clone());
+        }
+        Ok(loaded)
     }
 
     /// The file holding `bytes` (written once, atomically), named by its hash and kind.
@@ -279,7 +313,7 @@ pub fn check(
         let (name, source) =
             sparring(game).with_context(|| format!("no sparring bot for {game}"))?;
         let partner = cache
-            .load("lua", source.as_bytes(), limits)?
+            .strategy("lua", source.as_bytes(), limits)?
             .map_err(|e| anyhow::anyhow!("the bundled {name}: {e}"))?;
         for _ in 1..seats {
             entries.push(Entry {
@@ -353,7 +387,7 @@ pub fn play(cache: &Cache, job: &Spec, players: &[Player]) -> anyhow::Result<Out
         .iter()
         .map(|p| {
             let strategy = cache
-                .load(&p.kind, &p.source, &limits)?
+                .strategy(&p.kind, &p.source, &limits)?
                 .map_err(|e| anyhow::anyhow!("{}: {e}", p.name))?;
             Ok(Entry {
                 name: p.name.clone(),

@@ -100,7 +100,7 @@ fn spawn_workers(
             let config = worker::WorkerConfig {
                 name: worker::worker_name(i),
                 lease,
-                idle: Duration::from_millis(200),
+                idle: Duration::from_millis(50),
             };
             tokio::spawn(worker::work(
                 store.clone(),
@@ -125,7 +125,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
                 seed: config.seed,
                 queue: config.queue,
                 limits,
-                every: Duration::from_millis(250),
+                every: Duration::from_millis(100),
             },
             shutdown.clone(),
         )),

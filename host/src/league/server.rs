@@ -244,6 +244,8 @@ pub struct Status {
     pub jobs: Vec<JobCount>,
     /// Games recorded.
     pub games: i64,
+    /// Jobs leased past their lease's end, not yet put back in the queue by the reaper.
+    pub expired_leases: i64,
 }
 
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
@@ -263,7 +265,12 @@ async fn status(State(state): State<AppState>) -> ApiResult<Json<Status>> {
         .map(|(state, count)| JobCount { state, count })
         .collect();
     let games = state.store.result_count(None).await?;
-    Ok(Json(Status { jobs, games }))
+    let expired_leases = state.store.expired_leases().await?;
+    Ok(Json(Status {
+        jobs,
+        games,
+        expired_leases,
+    }))
 }
 
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]

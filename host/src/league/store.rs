@@ -514,6 +514,16 @@ impl Store {
         Ok(())
     }
 
+    /// Jobs still leased after their lease ran out (the reaper has not seen them yet).
+    pub async fn expired_leases(&self) -> Result<i64, StoreError> {
+        let row =
+            sqlx::query("SELECT COUNT(*) FROM jobs WHERE state = 'leased' AND lease_until < $1")
+                .bind(now_ms())
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(row.try_get(0)?)
+    }
+
     /// Counts of jobs by state.
     pub async fn job_states(&self) -> Result<Vec<(String, i64)>, StoreError> {
         let rows = sqlx::query("SELECT state, COUNT(*) FROM jobs GROUP BY state ORDER BY state")
