@@ -582,7 +582,7 @@ fn hostile_uploads_are_refused_with_a_reason_and_the_ladder_keeps_running() {
         }
     }
     let (status, body) = league.upload(Some(&alice), "nogame", "chess", b"return {}".to_vec());
-    assert_eq!(status, 400, "{body}");
+    assert_eq!(status, 422, "{body}");
     // Nothing refused is on the ladder, and the ladder keeps playing.
     let before = league.games();
     league.wait_for_games(before + 20, Duration::from_secs(120));

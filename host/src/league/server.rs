@@ -10,7 +10,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -170,6 +170,89 @@ impl From<anyhow::Error> for ApiError {
 
 type ApiResult<T> = Result<T, ApiError>;
 
+/// `axum::extract::Path`, answering a bad path with a JSON 400 like every other error.
+#[derive(Debug)]
+pub struct Path<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for Path<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> ApiResult<Path<T>> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|p| Path(p.0))
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.body_text()))
+    }
+}
+
+/// `axum::extract::Query`, answering a bad query with a JSON 400.
+#[derive(Debug)]
+pub struct Query<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for Query<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> ApiResult<Query<T>> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|q| Query(q.0))
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.body_text()))
+    }
+}
+
+/// A JSON request body, answering a bad one with a JSON 400 (415 without the JSON content type).
+#[derive(Debug)]
+pub struct Body<T>(pub T);
+
+impl<T, S> FromRequest<S> for Body<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> ApiResult<Body<T>> {
+        Json::<T>::from_request(req, state)
+            .await
+            .map(|j| Body(j.0))
+            .map_err(|e| ApiError::new(e.status(), e.body_text()))
+    }
+}
+
+/// An upload's bytes, answering one over the cap with a JSON 413.
+#[derive(Debug)]
+pub struct Upload(pub axum::body::Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for Upload {
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> ApiResult<Upload> {
+        axum::body::Bytes::from_request(req, state)
+            .await
+            .map(Upload)
+            .map_err(|e| {
+                let status = e.status();
+                let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                    format!(
+                        "the upload is over {} bytes, the largest the league takes",
+                        games::MAX_WASM_BYTES
+                    )
+                } else {
+                    e.body_text()
+                };
+                ApiError::new(status, message)
+            })
+    }
+}
+
 /// The signed-in user (401 without a valid token).
 #[derive(Debug)]
 pub struct Auth(pub User);
@@ -289,7 +372,8 @@ async fn me(State(state): State<AppState>, Auth(user): Auth) -> ApiResult<Json<M
 
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct NewToken {
-    /// A name to tell the token by (`laptop`, `ci`).
+    /// A name to tell the token by (`laptop`, `ci`); control characters become spaces.
+    #[schema(min_length = 1, max_length = 60)]
     pub label: String,
 }
 
@@ -302,26 +386,32 @@ pub struct IssuedToken {
 
 /// A new token for the signed-in user.
 #[utoipa::path(post, path = "/api/v1/tokens", security(("token" = [])), request_body = NewToken,
-    responses((status = 201, body = IssuedToken), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+    responses((status = 415, body = ErrorBody), (status = 422, body = ErrorBody), (status = 201, body = IssuedToken), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 async fn add_token(
     State(state): State<AppState>,
     Auth(user): Auth,
-    Json(new): Json<NewToken>,
+    Body(new): Body<NewToken>,
 ) -> ApiResult<(StatusCode, Json<IssuedToken>)> {
-    if new.label.is_empty() || new.label.len() > 60 || new.label.chars().any(char::is_control) {
+    let count = new.label.chars().count();
+    if !(1..=60).contains(&count) {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
-            "a token's label is 1 to 60 printable characters",
+            "a token's label is 1 to 60 characters",
         ));
     }
-    let (id, token) = state.store.add_token(user.id, &new.label).await?;
+    let label: String = new
+        .label
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let (id, token) = state.store.add_token(user.id, &label).await?;
     Ok((StatusCode::CREATED, Json(IssuedToken { id, token })))
 }
 
 /// Revokes one of the signed-in user's tokens.
 #[utoipa::path(delete, path = "/api/v1/tokens/{id}", security(("token" = [])),
     params(("id" = i64, Path, description = "The token's id")),
-    responses((status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 400, body = ErrorBody), (status = 204), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn revoke_token(
     State(state): State<AppState>,
     Auth(user): Auth,
@@ -431,7 +521,7 @@ fn known_game(game: &str) -> ApiResult<()> {
 /// A game's ladder, best first.
 #[utoipa::path(get, path = "/api/v1/ladders/{game}",
     params(("game" = String, Path, description = "A registered game: 2048, dice, bs, worms, connect4")),
-    responses((status = 200, body = Ladder), (status = 404, body = ErrorBody)))]
+    responses((status = 400, body = ErrorBody), (status = 200, body = Ladder), (status = 404, body = ErrorBody)))]
 async fn ladder(
     State(state): State<AppState>,
     Path(game): Path<String>,
@@ -475,13 +565,13 @@ pub struct Uploaded {
     request_body(content = Vec<u8>, content_type = "application/octet-stream"),
     responses((status = 201, body = Uploaded), (status = 200, body = Uploaded),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 409, body = ErrorBody), (status = 413, description = "Too large"), (status = 422, body = ErrorBody)))]
+        (status = 409, body = ErrorBody), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)))]
 async fn upload(
     State(state): State<AppState>,
     Auth(user): Auth,
     Path(name): Path<String>,
     Query(query): Query<UploadQuery>,
-    body: axum::body::Bytes,
+    Upload(body): Upload,
 ) -> ApiResult<(StatusCode, Json<Uploaded>)> {
     super::store::check_name("bot", &name)?;
     let existing = state.store.bot(&name).await?;
@@ -502,12 +592,12 @@ async fn upload(
         (None, Some(game)) => game.clone(),
         (None, None) => {
             return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
+                StatusCode::UNPROCESSABLE_ENTITY,
                 "a new bot needs its game: ?game=worms (see /api/v1/ladders)",
             ));
         }
     };
-    known_game(&game).map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.message))?;
+    known_game(&game).map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.message))?;
     let permit = state
         .checks
         .clone()
@@ -625,7 +715,7 @@ fn redact(mut g: StoredGame, viewer: Option<&User>) -> StoredGame {
 /// A bot: its versions, its standing and its recent games.
 #[utoipa::path(get, path = "/api/v1/bots/{name}",
     params(("name" = String, Path, description = "The bot's name")),
-    responses((status = 200, body = BotPage), (status = 404, body = ErrorBody)))]
+    responses((status = 401, body = ErrorBody), (status = 400, body = ErrorBody), (status = 200, body = BotPage), (status = 404, body = ErrorBody)))]
 async fn bot(
     State(state): State<AppState>,
     MaybeAuth(viewer): MaybeAuth,
@@ -658,7 +748,7 @@ async fn find_bot(state: &AppState, name: &str) -> ApiResult<Bot> {
 /// Retires a bot: it plays no more games (the owner only).
 #[utoipa::path(post, path = "/api/v1/bots/{name}/retire", security(("token" = [])),
     params(("name" = String, Path, description = "The bot's name")),
-    responses((status = 200, body = Bot), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 400, body = ErrorBody), (status = 200, body = Bot), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn retire(
     State(state): State<AppState>,
     Auth(user): Auth,
@@ -674,13 +764,14 @@ pub struct GamesQuery {
     #[serde(default)]
     pub faults: bool,
     /// At most this many, newest first (1 to 200; 20 by default).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
 }
 
 /// A bot's games, newest first; its owner also gets its log lines and fault messages.
 #[utoipa::path(get, path = "/api/v1/bots/{name}/games",
     params(("name" = String, Path, description = "The bot's name"), GamesQuery),
-    responses((status = 200, body = Vec<GameSummary>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 401, body = ErrorBody), (status = 200, body = Vec<GameSummary>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn bot_games(
     State(state): State<AppState>,
     MaybeAuth(viewer): MaybeAuth,
@@ -745,7 +836,7 @@ async fn find_game(state: &AppState, id: i64) -> ApiResult<StoredGame> {
 /// A stored game: who played which version, the result, and what `verify` needs.
 #[utoipa::path(get, path = "/api/v1/games/{id}",
     params(("id" = i64, Path, description = "The game's id")),
-    responses((status = 200, body = StoredGame), (status = 404, body = ErrorBody)))]
+    responses((status = 401, body = ErrorBody), (status = 400, body = ErrorBody), (status = 200, body = StoredGame), (status = 404, body = ErrorBody)))]
 async fn game(
     State(state): State<AppState>,
     MaybeAuth(viewer): MaybeAuth,
@@ -759,7 +850,7 @@ async fn game(
 /// not the viewer's blanked.
 #[utoipa::path(get, path = "/api/v1/games/{id}/replay",
     params(("id" = i64, Path, description = "The game's id")),
-    responses((status = 200, content_type = "application/jsonl", body = String), (status = 404, body = ErrorBody), (status = 410, body = ErrorBody)))]
+    responses((status = 401, body = ErrorBody), (status = 400, body = ErrorBody), (status = 200, content_type = "application/jsonl", body = String), (status = 404, body = ErrorBody), (status = 410, body = ErrorBody)))]
 async fn replay(
     State(state): State<AppState>,
     MaybeAuth(viewer): MaybeAuth,
@@ -804,7 +895,7 @@ pub struct SeatLog {
 /// The log lines and faults of the signed-in user's seats in a game (403 if they had none).
 #[utoipa::path(get, path = "/api/v1/games/{id}/logs", security(("token" = [])),
     params(("id" = i64, Path, description = "The game's id")),
-    responses((status = 200, body = Vec<SeatLog>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 400, body = ErrorBody), (status = 200, body = Vec<SeatLog>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn logs(
     State(state): State<AppState>,
     Auth(user): Auth,
