@@ -18,7 +18,7 @@ mod play;
 pub mod replay;
 mod run;
 mod schemas;
-pub(crate) mod versus;
+mod versus;
 mod watch;
 mod worms;
 mod worms_view;

@@ -82,7 +82,12 @@ pub fn ladder(game: &str, seed: u64) -> anyhow::Result<Game> {
         }
         "dice" => Arc::new(DiceLadder::new(seed)),
         "bs" => Arc::new(Bs),
-        other => Arc::new(crate::cli::versus::duel(other, &[], 0, seed)?),
+        other => {
+            let variants = vec![registry::default_variant(rules)];
+            let versus = crate::tournament::versus::Versus::new(rules, variants, 0, seed)
+                .map_err(|e| anyhow::anyhow!("{other}: {e}"))?;
+            Arc::new(versus)
+        }
     })
 }
 
