@@ -13,12 +13,15 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn binary() -> PathBuf {
@@ -185,19 +188,32 @@ fn main() {
         let (db, _guard) = match &pg_admin {
             Some(admin) => {
                 let name = format!("botbox_load_{workers}");
-                pg_execute(admin, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+                pg_execute(
+                    admin,
+                    &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+                );
                 pg_execute(admin, &format!("CREATE DATABASE {name}"));
                 let base = admin.rsplit_once('/').unwrap().0;
                 (format!("{base}/{name}"), Some(name))
             }
-            None => (dir.join(format!("games{workers}.db")).display().to_string(), None),
+            None => (
+                dir.join(format!("games{workers}.db")).display().to_string(),
+                None,
+            ),
         };
         let tokens: Vec<String> = (0..4).map(|i| user(&db, &format!("o{i}"), &dir)).collect();
         let embedded = if pg_admin.is_some() { 0 } else { workers };
         let server = serve(&dir, &db, embedded);
         for (i, token) in tokens.iter().enumerate() {
-            let bytes = if i % 2 == 0 { greedy.clone() } else { random.clone() };
-            assert_eq!(upload(&server.url, token, &format!("w{i}"), "worms", bytes), 201);
+            let bytes = if i % 2 == 0 {
+                greedy.clone()
+            } else {
+                random.clone()
+            };
+            assert_eq!(
+                upload(&server.url, token, &format!("w{i}"), "worms", bytes),
+                201
+            );
         }
         let mut separate: Vec<Child> = Vec::new();
         if pg_admin.is_some() {
@@ -220,7 +236,11 @@ fn main() {
         let rate = (g1 - g0) as f64 / t1.as_secs_f64() * 3600.0;
         println!(
             "games: {workers} worker(s) on {}: {} games in {:.1} s = {rate:.0} games/hour",
-            if pg_admin.is_some() { "PostgreSQL" } else { "SQLite" },
+            if pg_admin.is_some() {
+                "PostgreSQL"
+            } else {
+                "SQLite"
+            },
             g1 - g0,
             t1.as_secs_f64()
         );
@@ -231,7 +251,10 @@ fn main() {
         }
         drop(server);
         if let (Some(admin), Some(name)) = (&pg_admin, _guard) {
-            pg_execute(admin, &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+            pg_execute(
+                admin,
+                &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+            );
         }
     }
     println!(

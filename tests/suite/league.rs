@@ -433,6 +433,31 @@ fn a_full_league(dir: &Path, db: &str) {
         "{text}"
     );
 
+    // The owner downloads a game with their bot's log and sees it re-played here.
+    let saved = dir.join("replay.jsonl");
+    let out = Command::new(env!("CARGO_BIN_EXE_botbox"))
+        .args([
+            "league",
+            "replay",
+            &game_id.to_string(),
+            "--server",
+            &league.url,
+        ])
+        .args(["--token", &alice, "--out", saved.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!out.stdout.is_empty());
+    assert!(
+        std::fs::read_to_string(&saved)
+            .unwrap()
+            .contains("choosing among")
+    );
+
     let url = league.url.clone();
     league.stop();
     let status_after = || {

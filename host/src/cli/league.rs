@@ -22,7 +22,8 @@ use crate::runtime::LimitSpec;
   botbox league list worms
   botbox league show hunter
   botbox league games hunter --faults      # your bot's games, with its logs and faults
-  botbox league verify 1234                # re-play a stored game here, byte for byte
+  botbox league replay 1234                # download a game's replay and show it
+  botbox league verify 1234                # re-play a stored game here, byte for byte (admin: --db)
   botbox league retire hunter
   # several machines: one PostgreSQL, the server, and workers anywhere
   botbox league serve --db postgres://league@db/league --workers 0
@@ -47,7 +48,27 @@ enum Command {
     Retire(ShowArgs),
     Games(GamesArgs),
     Status(ClientArgs),
+    Replay(ReplayArgs),
     Verify(VerifyArgs),
+}
+
+/// Download a stored game's replay (with your own bots' logs), save it and print it here
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox league replay 1234
+  botbox league replay 1234 --out game.jsonl --last 10
+  botbox replay league-1234.jsonl          # the saved file, animated on a terminal")]
+struct ReplayArgs {
+    /// The game's id
+    id: i64,
+    /// Where to save it
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Print only the last N moves
+    #[arg(long, value_name = "N")]
+    last: Option<usize>,
+    #[command(flatten)]
+    client: ClientArgs,
 }
 
 /// Where the league's database is.
@@ -246,6 +267,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         Command::Retire(a) => retire(a),
         Command::Games(a) => games(a),
         Command::Status(a) => status(a),
+        Command::Replay(a) => replay(a),
         Command::Verify(a) => verify(a),
     }
 }
@@ -499,7 +521,7 @@ fn print_games(games: &[GameSummary], details: bool) {
         if faults.is_empty() && !logged {
             continue;
         }
-        println!("game {} ({}):", g.id, g.verify);
+        println!("game {} ({}):", g.id, g.replay);
         for f in faults {
             println!("  fault  {f}");
         }
@@ -509,6 +531,26 @@ fn print_games(games: &[GameSummary], details: bool) {
             }
         }
     }
+}
+
+fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
+    let text = a
+        .client
+        .client()?
+        .get_text(&format!("/games/{}/replay", a.id))?;
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("league-{}.jsonl", a.id)));
+    std::fs::write(&out, &text).with_context(|| format!("writing {}", out.display()))?;
+    let file = crate::replay::read(&out)?;
+    println!("{}", super::replay::render(&file, a.last)?.trim_end());
+    eprintln!(
+        "saved as {} (`botbox replay {}` shows it again)",
+        out.display(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn status(a: ClientArgs) -> anyhow::Result<ExitCode> {

@@ -658,7 +658,9 @@ pub struct GameSummary {
     /// Each of the viewer's own seats' log lines (empty for seats that are not theirs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub logs: Vec<Vec<String>>,
-    /// The command that re-plays this game here.
+    /// The command that downloads and shows this game's replay.
+    pub replay: String,
+    /// The command that re-plays this game from the league's database and compares the bytes.
     pub verify: String,
 }
 
@@ -691,6 +693,7 @@ fn summary(g: &StoredGame, viewer: Option<&User>) -> GameSummary {
             .collect(),
         finished: g.finished,
         logs: Vec::new(),
+        replay: format!("botbox league replay {}", g.id),
         verify: format!("botbox league verify {}", g.id),
     }
 }
