@@ -30,7 +30,11 @@ impl League {
             .args(["league", "serve", "--db", db, "--listen", "127.0.0.1:0"])
             .args(["--cache", cache.to_str().unwrap()])
             .args(["--workers", &workers.to_string()])
-            .args(["--rate", "100000", "--burst", "100000"])
+            .args(if extra.contains(&"--rate") {
+                &[][..]
+            } else {
+                &["--rate", "100000", "--burst", "100000"][..]
+            })
             .args(extra)
             .current_dir(dir)
             .stdout(Stdio::piped())
@@ -619,6 +623,84 @@ fn hostile_uploads_are_refused_with_a_reason_and_the_ladder_keeps_running() {
         .map(|r| r["bot"].as_str().unwrap())
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
+    league.stop();
+
+    // `verify` is not believed either: a stored game changed behind the league's back is caught.
+    let db = db.to_str().unwrap();
+    let verify = |id: i64| {
+        let cache = dir.join("verify-cache");
+        botbox(&[
+            "league",
+            "verify",
+            &id.to_string(),
+            "--db",
+            db,
+            "--cache",
+            cache.to_str().unwrap(),
+        ])
+    };
+    let out = verify(1);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    sqlite_execute(db, "UPDATE results SET replay_sha256 = 'feed' WHERE id = 1");
+    let out = verify(1);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("the replay differs"));
+    sqlite_execute(
+        db,
+        "UPDATE results SET record = replace(record, '\"turns\":', '\"turns\":9') WHERE id = 2",
+    );
+    let out = verify(2);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("the result differs"));
+}
+
+fn sqlite_execute(file: &str, sql: &str) {
+    use sqlx::Connection;
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{file}"))
+                .await
+                .unwrap();
+            let done = sqlx::query(sql).execute(&mut conn).await.unwrap();
+            assert_eq!(done.rows_affected(), 1, "{sql}");
+        });
+}
+
+/// Every client is held to its rate: by its token, or by its address without one.
+#[test]
+fn clients_over_their_rate_get_429_and_each_token_has_its_own() {
+    let dir = scratch("league-rate");
+    let db = dir.join("league.db");
+    let league = League::start(
+        &dir,
+        db.to_str().unwrap(),
+        0,
+        &["--rate", "1", "--burst", "3"],
+    );
+    let alice = league.user("alice");
+    let bob = league.user("bob");
+    let statuses = |token: Option<&str>| -> Vec<u16> {
+        (0..6).map(|_| league.get("/ladders", token).0).collect()
+    };
+    let anonymous = statuses(None);
+    assert_eq!(&anonymous[..3], [200, 200, 200], "{anonymous:?}");
+    assert!(anonymous.contains(&429), "{anonymous:?}");
+    let a = statuses(Some(&alice));
+    assert_eq!(
+        &a[..3],
+        [200, 200, 200],
+        "alice's token has a bucket of its own: {a:?}"
+    );
+    assert!(a.contains(&429), "{a:?}");
+    let b = statuses(Some(&bob));
+    assert_eq!(&b[..3], [200, 200, 200], "so does bob's: {b:?}");
     league.stop();
 }
 
