@@ -40,16 +40,32 @@ pub struct Args {
 enum Command {
     Serve(ServeArgs),
     Worker(WorkerArgs),
-    #[command(subcommand)]
+    /// Manage the league's users (an admin's command: it opens the database)
+    #[command(
+        subcommand,
+        after_help = "Examples:
+  botbox league user add alice
+  botbox league user add bob --db postgres://league@db/league"
+    )]
     User(UserCommand),
     Upload(UploadArgs),
     List(ListArgs),
     Show(ShowArgs),
     Retire(ShowArgs),
     Games(GamesArgs),
-    Status(ClientArgs),
+    Status(StatusArgs),
     Replay(ReplayArgs),
     Verify(VerifyArgs),
+}
+
+/// The league's queue: jobs by state and games recorded
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox league status
+  botbox league status --server http://league.example:8080 --json")]
+struct StatusArgs {
+    #[command(flatten)]
+    client: ClientArgs,
 }
 
 /// Download a stored game's replay (with your own bots' logs), save it and print it here
@@ -553,9 +569,9 @@ fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn status(a: ClientArgs) -> anyhow::Result<ExitCode> {
-    let s: Status = a.client()?.get("/status")?;
-    if a.json {
+fn status(a: StatusArgs) -> anyhow::Result<ExitCode> {
+    let s: Status = a.client.client()?.get("/status")?;
+    if a.client.json {
         println!("{}", serde_json::to_string_pretty(&s)?);
         return Ok(ExitCode::SUCCESS);
     }
@@ -564,7 +580,16 @@ fn status(a: ClientArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|j| format!("{} {}", j.state, j.count))
         .collect();
-    println!("{} games recorded; jobs: {}", s.games, jobs.join(", "));
+    println!(
+        "{} games recorded; jobs: {}; leases past their end: {}",
+        s.games,
+        if jobs.is_empty() {
+            "none".to_string()
+        } else {
+            jobs.join(", ")
+        },
+        s.expired_leases
+    );
     Ok(ExitCode::SUCCESS)
 }
 
