@@ -1,6 +1,7 @@
 //! The end-to-end tests, one binary with a module per area (as ripgrep does), so the test build
 //! links once. Each module reads like the specification of its area; `util` holds the helpers.
 
+mod browser;
 mod bs;
 mod cli;
 mod determinism;

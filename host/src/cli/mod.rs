@@ -19,6 +19,7 @@ pub mod replay;
 mod run;
 mod schemas;
 mod versus;
+mod view;
 mod watch;
 mod worms;
 mod worms_view;
@@ -55,6 +56,7 @@ enum Command {
     Show(play::WatchArgs),
     Replay(replay::Args),
     Schemas(schemas::Args),
+    View(view::Args),
     Watch(watch::Args),
 }
 
@@ -138,6 +140,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Show(args) => play::execute_watch(args),
         Command::Replay(args) => replay::execute(args),
         Command::Schemas(args) => schemas::execute(args),
+        Command::View(args) => view::execute(args),
         Command::Watch(args) => watch::execute(args),
     }
 }

@@ -8,6 +8,7 @@
 
 mod contract;
 mod dice;
+pub mod frames;
 mod g2048;
 pub(super) mod worms;
 

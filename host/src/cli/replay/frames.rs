@@ -1,0 +1,418 @@
+//! A replay as the browser viewer draws it (`botbox view`): one frame per position, the start and
+//! then after each move, computed here and not in JavaScript. The replay is first re-played through
+//! its game's engine by the same reader as `botbox replay` ([`super::render`]), so a file that does
+//! not follow is refused before anything is drawn; boards the replay does not record (Wormworld,
+//! games through the contract) come from that engine, so the viewer cannot drift from the rules.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::replay::ReplayFile;
+
+/// What the viewer page receives.
+#[derive(Debug, Serialize)]
+pub struct Viewer {
+    pub format: String,
+    pub version: u32,
+    pub game: String,
+    /// One line about the game: its number, seed and variant.
+    pub title: String,
+    /// The players in seat order.
+    pub players: Vec<String>,
+    /// The start, then the position after each move.
+    pub frames: Vec<Frame>,
+    /// How the game ended, in words (`None` for a replay without its end line).
+    pub end: Option<String>,
+    /// Each seat's log lines.
+    pub logs: Vec<Vec<String>>,
+    /// Each seat's fault, `kind: message`.
+    pub faults: Vec<Option<String>>,
+}
+
+/// One position.
+#[derive(Debug, Serialize)]
+pub struct Frame {
+    /// The move that led here, from 1 (0 for the start).
+    pub n: usize,
+    /// Who made that move.
+    pub seat: Option<usize>,
+    /// The move in words.
+    pub text: String,
+    pub board: Board,
+    /// What only an omniscient viewer may see (BS: the cards played and who wanted to call).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<String>,
+}
+
+/// A board: a grid of cells (each a short text, empty for an empty cell) or lines of text.
+#[derive(Debug, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Board {
+    Grid { rows: Vec<Vec<String>> },
+    Lines { lines: Vec<String> },
+}
+
+/// The frames of a replay, after re-playing it through the engine.
+pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
+    super::render(file, Some(0))?;
+    let h = &file.header;
+    let contract = h.params.get("variant").is_some();
+    let frames = match h.game.as_str() {
+        _ if contract => contract_frames(file)?,
+        "2048" => g2048_frames(file),
+        "dice" => dice_frames(file),
+        "bs" => bs_frames(file),
+        "worms" => worms_frames(file)?,
+        other => anyhow::bail!("no viewer for {other} replays"),
+    };
+    let result = file.end.as_ref().map(|e| &e.result);
+    let faults = result
+        .map(|r| {
+            let list = r
+                .get("faults")
+                .or_else(|| r.get("ending").and_then(|e| e.get("faults")))
+                .cloned()
+                .or_else(|| r.get("fault").map(|f| Value::Array(vec![f.clone()])))
+                .unwrap_or(Value::Null);
+            list.as_array()
+                .map(|a| {
+                    a.iter()
+                        .map(|f| {
+                            (!f.is_null()).then(|| {
+                                format!(
+                                    "{}: {}",
+                                    f["kind"].as_str().unwrap_or("fault"),
+                                    f["message"].as_str().unwrap_or_default()
+                                )
+                            })
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .unwrap_or_default();
+    Ok(Viewer {
+        format: h.format.clone(),
+        version: h.version,
+        game: h.game.clone(),
+        title: format!("{} game {} (seed {})", h.game, h.number, h.seed),
+        players: h.strategies.iter().map(|s| s.name.clone()).collect(),
+        frames,
+        end: result.map(describe_end),
+        logs: file
+            .end
+            .as_ref()
+            .map(|e| e.logs.clone())
+            .unwrap_or_default(),
+        faults,
+    })
+}
+
+fn describe_end(result: &Value) -> String {
+    let r = result.get("ending").unwrap_or(result);
+    let mut parts = Vec::new();
+    if let Some(w) = r.get("winner") {
+        parts.push(match w.as_u64() {
+            Some(seat) => format!("seat {seat} won"),
+            None => "no winner".to_string(),
+        });
+    }
+    if let Some(reason) = r.get("reason").and_then(Value::as_str) {
+        parts.push(reason.to_string());
+    }
+    if let Some(score) = r.get("score") {
+        parts.push(format!("score {score}"));
+    }
+    if let Some(tile) = r.get("max_tile") {
+        parts.push(format!("largest tile {tile}"));
+    }
+    if parts.is_empty() {
+        result.to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn grid_of_numbers(rows: &Value) -> Board {
+    let rows = rows
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|row| {
+                    row.as_array()
+                        .map(|cells| {
+                            cells
+                                .iter()
+                                .map(|c| match c.as_u64() {
+                                    Some(0) => String::new(),
+                                    Some(v) => v.to_string(),
+                                    None if c.is_null() => String::new(),
+                                    None => {
+                                        c.as_str().map_or_else(|| c.to_string(), str::to_string)
+                                    }
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Board::Grid { rows }
+}
+
+fn g2048_frames(file: &ReplayFile) -> Vec<Frame> {
+    let mut frames = vec![Frame {
+        n: 0,
+        seat: None,
+        text: "start".into(),
+        board: grid_of_numbers(&file.header.start["board"]),
+        hidden: None,
+    }];
+    for (i, t) in file.turns.iter().enumerate() {
+        frames.push(Frame {
+            n: i + 1,
+            seat: Some(0),
+            text: format!(
+                "{} +{} (score {})",
+                t["action"].as_str().unwrap_or("?"),
+                t["gained"],
+                t["score"]
+            ),
+            board: grid_of_numbers(&t["after"]),
+            hidden: None,
+        });
+    }
+    frames
+}
+
+fn places(value: &Value, names: &[String]) -> Board {
+    let lines = value
+        .as_array()
+        .map(|seats| {
+            seats
+                .iter()
+                .enumerate()
+                .map(|(seat, pieces)| {
+                    let pieces: Vec<String> = pieces
+                        .as_array()
+                        .map(|p| {
+                            p.iter()
+                                .map(|piece| match piece.get("step") {
+                                    Some(step) => format!("step {step}"),
+                                    None => piece.as_str().unwrap_or("?").to_string(),
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let name = names.get(seat).map_or("?", String::as_str);
+                    format!("seat {seat} ({name}): {}", pieces.join(", "))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Board::Lines { lines }
+}
+
+fn dice_frames(file: &ReplayFile) -> Vec<Frame> {
+    let names: Vec<String> = file
+        .header
+        .strategies
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    let mut frames = vec![Frame {
+        n: 0,
+        seat: None,
+        text: "start".into(),
+        board: places(&file.header.start["places"], &names),
+        hidden: None,
+    }];
+    for (i, t) in file.turns.iter().enumerate() {
+        let moved = match &t["move"] {
+            Value::Null => "no piece can move".to_string(),
+            m => format!("{} → {}", m["from"], m["to"]),
+        };
+        let captured = if t["captured"] == true {
+            ", captures"
+        } else {
+            ""
+        };
+        frames.push(Frame {
+            n: i + 1,
+            seat: t["seat"].as_u64().map(|s| s as usize),
+            text: format!("rolls {}: {moved}{captured}", t["face"]),
+            board: places(&t["places"], &names),
+            hidden: None,
+        });
+    }
+    frames
+}
+
+fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
+    let names: Vec<String> = file
+        .header
+        .strategies
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    let table = |sizes: &[u64], pile: u64| {
+        let mut lines: Vec<String> = sizes
+            .iter()
+            .enumerate()
+            .map(|(s, n)| format!("seat {s} ({}): {n} cards", names[s]))
+            .collect();
+        lines.push(format!("pile: {pile} cards"));
+        Board::Lines { lines }
+    };
+    let mut frames = vec![Frame {
+        n: 0,
+        seat: None,
+        text: "the deal".into(),
+        board: table(&[13, 13, 13, 13], 0),
+        hidden: None,
+    }];
+    let ranks = [
+        "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+    ];
+    for (i, t) in file.turns.iter().enumerate() {
+        let sizes: Vec<u64> = t["hand_sizes"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default();
+        let cards: Vec<String> = t["cards"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_u64)
+                    .map(|c| crate::cli::bs_view::card(c as u32))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let rank = t["rank"]
+            .as_u64()
+            .and_then(|r| ranks.get(r as usize))
+            .copied()
+            .unwrap_or("?");
+        let call = match t["caller"].as_u64() {
+            Some(c) => format!(
+                "; seat {c} calls: {} takes {} cards",
+                t["taker"], t["taken"]
+            ),
+            None => String::new(),
+        };
+        frames.push(Frame {
+            n: i + 1,
+            seat: t["seat"].as_u64().map(|s| s as usize),
+            text: format!("claims {} × {rank}{call}", cards.len()),
+            board: table(&sizes, t["pile"].as_u64().unwrap_or(0)),
+            hidden: Some(format!(
+                "played {}{}; wanted to call: {}",
+                cards.join(" "),
+                if t["lie"] == true { " (a lie)" } else { "" },
+                t["callers"]
+            )),
+        });
+    }
+    frames
+}
+
+fn worms_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
+    let replayed = super::worms::replayed(file)?;
+    let board = |g: &crate::games::worms::Game| Board::Grid {
+        rows: g
+            .observation(0)
+            .board
+            .iter()
+            .map(|row| {
+                row.chars()
+                    .map(|c| {
+                        if c == '.' {
+                            String::new()
+                        } else {
+                            c.to_string()
+                        }
+                    })
+                    .collect()
+            })
+            .collect(),
+    };
+    let mut frames = Vec::with_capacity(replayed.games.len());
+    for (i, game) in replayed.games.iter().enumerate() {
+        let (seat, text) = match file.turns.get(i.wrapping_sub(1)).filter(|_| i > 0) {
+            Some(t) => {
+                let text = match &t["move"] {
+                    Value::Null => "passes".to_string(),
+                    m => format!(
+                        "worm {} {}{}",
+                        m["worm"],
+                        m["turn"].as_str().unwrap_or("?"),
+                        if t["fell"] == true { ", falls in" } else { "" }
+                    ),
+                };
+                (t["seat"].as_u64().map(|s| s as usize), text)
+            }
+            None => (None, "start".to_string()),
+        };
+        frames.push(Frame {
+            n: i,
+            seat,
+            text,
+            board: board(game),
+            hidden: None,
+        });
+    }
+    Ok(frames)
+}
+
+fn contract_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
+    use crate::games::contract::Variant;
+    let h = &file.header;
+    let rules = crate::games::registry::find(&h.game).map_err(anyhow::Error::msg)?;
+    let variant = Variant {
+        name: h.params["variant"].as_str().unwrap_or_default().to_string(),
+        text: h.params["text"].as_str().map(str::to_string),
+    };
+    let mut game = rules
+        .start(&variant, h.strategies.len() as u32, h.seed)
+        .map_err(anyhow::Error::msg)?;
+    let board = |state: &Value| match state.get("board") {
+        Some(rows) if rows.is_array() => grid_of_numbers(rows),
+        _ => Board::Lines {
+            lines: serde_json::to_string_pretty(state)
+                .unwrap_or_default()
+                .lines()
+                .map(str::to_string)
+                .collect(),
+        },
+    };
+    let mut frames = vec![Frame {
+        n: 0,
+        seat: None,
+        text: "start".into(),
+        board: board(&game.state()),
+        hidden: None,
+    }];
+    for (i, t) in file.turns.iter().enumerate() {
+        game.apply(&t["action"])
+            .map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
+        let _ = game.take_notices();
+        frames.push(Frame {
+            n: i + 1,
+            seat: t["seat"].as_u64().map(|s| s as usize),
+            text: format!(
+                "{} {}{}",
+                t["function"].as_str().unwrap_or("?"),
+                t["action"],
+                if t["opening"] == true {
+                    " (opening)"
+                } else {
+                    ""
+                }
+            ),
+            board: board(&game.state()),
+            hidden: None,
+        });
+    }
+    Ok(frames)
+}

@@ -1,0 +1,112 @@
+//! `botbox view REPLAY`: the replay viewer in a browser, served from 127.0.0.1, or written as one
+//! self-contained page with `--html`. The page (`host/web/`) is built into the binary: nothing is
+//! fetched from the internet. Frames come from [`super::replay::frames`], which re-plays the file
+//! through the game's engine first.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+
+use super::replay::frames::{Viewer, frames};
+
+/// Show a replay in the browser: a board per move, play/pause, step, scrub, speed, logs and faults
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox view replays/worms-0001.jsonl            # prints http://127.0.0.1:PORT/ to open
+  botbox view replays/bs-0003.jsonl --listen 127.0.0.1:8081
+  botbox view replays/2048-0001.jsonl --html game.html   # one self-contained page, no server
+
+Keys: space plays and pauses, the arrows step, Home and End jump. The page can also open other
+replay files while `botbox view` runs.")]
+pub struct Args {
+    /// The replay file (JSON Lines, docs/replay-format.md)
+    replay: PathBuf,
+    /// Write the page here instead of serving it
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// The address to serve on (a free port by default)
+    #[arg(long, default_value = "127.0.0.1:0")]
+    listen: SocketAddr,
+}
+
+const PAGE: &str = include_str!("../../web/viewer.html");
+const CSS: &str = include_str!("../../web/viewer.css");
+const JS: &str = include_str!("../../web/viewer.js");
+
+/// The viewer page with `viewer`'s frames inside (or none: the page then asks for a file).
+pub fn page(viewer: Option<&Viewer>) -> String {
+    let data = match viewer {
+        // `</` cannot end the script element the data sits in.
+        Some(v) => serde_json::to_string(v)
+            .expect("frames serialize")
+            .replace("</", "<\\/"),
+        None => "null".into(),
+    };
+    PAGE.replacen("/*CSS*/", CSS, 1)
+        .replacen("/*JS*/", JS, 1)
+        .replacen("/*DATA*/", &data, 1)
+}
+
+pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
+    let file = crate::replay::read(&args.replay)?;
+    let viewer = frames(&file).map_err(|e| anyhow::anyhow!("{}: {e:#}", args.replay.display()))?;
+    let html = page(Some(&viewer));
+    if let Some(out) = &args.html {
+        std::fs::write(out, html).with_context(|| format!("writing {}", out.display()))?;
+        println!(
+            "wrote {} ({} moves)",
+            out.display(),
+            viewer.frames.len() - 1
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let app = axum::Router::new()
+            .route("/", get(move || async move { Html(html) }))
+            .route("/frames", post(frames_of))
+            .layer(axum::extract::DefaultBodyLimit::max(256 << 20));
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .with_context(|| format!("listening on {}", args.listen))?;
+        println!(
+            "open http://{}/ to watch {} (Ctrl-C stops)",
+            listener.local_addr()?,
+            args.replay.display()
+        );
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await?;
+        anyhow::Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The frames of a replay the page sends (a file opened in it).
+async fn frames_of(body: String) -> Response {
+    let result = tokio::task::spawn_blocking(move || {
+        let file = crate::replay::parse(&body).map_err(|e| e.to_string())?;
+        frames(&file).map_err(|e| format!("{e:#}"))
+    })
+    .await;
+    match result {
+        Ok(Ok(viewer)) => axum::Json(viewer).into_response(),
+        Ok(Err(e)) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            [(header::CONTENT_TYPE, "application/json")],
+            serde_json::json!({ "error": e }).to_string(),
+        )
+            .into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}

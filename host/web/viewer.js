@@ -1,0 +1,153 @@
+// The botbox replay viewer: draws the frames botbox computed from a replay (the engine re-played
+// every move), with play/pause, step, scrub, speed and keyboard controls. No framework, no build.
+"use strict";
+(function () {
+  const READS = 1; // the replay format version this viewer reads
+  const $ = (id) => document.getElementById(id);
+  let data = null, at = 0, timer = null;
+
+  function message(text) {
+    $("message").textContent = text;
+    $("message").hidden = false;
+  }
+
+  function cellClass(v) {
+    if (v === "#") return "c-hash";
+    if (v === "O") return "c-O";
+    if (/^[A-Z]$/.test(v)) return "c-upper";
+    if (/^[a-z]$/.test(v)) return "c-lower";
+    if (v === "1" || v === "2") return "c-" + v;
+    return "";
+  }
+
+  function drawBoard(board) {
+    const host = $("board");
+    host.textContent = "";
+    if (board.kind === "grid") {
+      const table = document.createElement("table");
+      table.className = "grid" + (board.rows.length > 12 || (board.rows[0] || []).length > 12 ? " small" : "");
+      for (const row of board.rows) {
+        const tr = document.createElement("tr");
+        for (const v of row) {
+          const td = document.createElement("td");
+          td.textContent = v;
+          const c = cellClass(v);
+          if (c) td.className = c;
+          tr.appendChild(td);
+        }
+        table.appendChild(tr);
+      }
+      host.appendChild(table);
+    } else {
+      const pre = document.createElement("pre");
+      pre.className = "lines";
+      pre.textContent = board.lines.join("\n");
+      host.appendChild(pre);
+    }
+  }
+
+  function show(i) {
+    at = Math.max(0, Math.min(i, data.frames.length - 1));
+    const f = data.frames[at];
+    drawBoard(f.board);
+    $("board").dataset.frame = String(at);
+    const who = f.seat === null || f.seat === undefined ? "" : "seat " + f.seat + " (" + (data.players[f.seat] || "?") + "): ";
+    $("move").textContent = at === 0 ? "start" : "move " + f.n + ": " + who + f.text;
+    const omni = $("omniscient").checked && f.hidden;
+    $("hidden").hidden = !omni;
+    $("hidden").textContent = omni ? f.hidden : "";
+    $("scrub").value = String(at);
+    $("position").textContent = at + " / " + (data.frames.length - 1);
+    if (at === data.frames.length - 1 && data.end) $("position").textContent += " · " + data.end;
+  }
+
+  function play() {
+    if (timer) { clearInterval(timer); timer = null; $("play").textContent = "play"; return; }
+    if (at >= data.frames.length - 1) show(0);
+    $("play").textContent = "pause";
+    timer = setInterval(() => {
+      if (at >= data.frames.length - 1) { play(); return; }
+      show(at + 1);
+    }, Number($("speed").value));
+  }
+
+  function load(d) {
+    if (d.format !== "botbox-replay" || d.version !== READS) {
+      message("This viewer reads botbox-replay version " + READS + "; this file is " + d.format + " version " + d.version + ".");
+      return;
+    }
+    data = d;
+    $("message").hidden = true;
+    $("viewer").hidden = false;
+    $("title").textContent = d.title;
+    document.title = d.title + " · botbox";
+    $("scrub").max = String(d.frames.length - 1);
+    $("omniscient-label").hidden = !d.frames.some((f) => f.hidden);
+    const players = $("players");
+    players.textContent = "";
+    d.players.forEach((p) => { const li = document.createElement("li"); li.textContent = p; players.appendChild(li); });
+    $("end").textContent = d.end ? "End: " + d.end : "The replay has no end line (the game was cut short).";
+    const logs = $("logs");
+    logs.textContent = "";
+    d.players.forEach((p, seat) => {
+      const div = document.createElement("div");
+      div.className = "seat";
+      const h = document.createElement("strong");
+      h.textContent = "seat " + seat + " (" + p + ")";
+      div.appendChild(h);
+      const fault = d.faults[seat];
+      if (fault) { const f = document.createElement("p"); f.className = "fault"; f.textContent = "fault: " + fault; div.appendChild(f); }
+      const lines = d.logs[seat] || [];
+      const pre = document.createElement("pre");
+      pre.className = "log";
+      pre.textContent = lines.length ? lines.join("\n") : "(no log lines)";
+      div.appendChild(pre);
+      logs.appendChild(div);
+    });
+    show(0);
+  }
+
+  // A replay file chosen in the page: its header is checked here, the frames come from botbox.
+  function openFile(file) {
+    file.text().then((text) => {
+      const first = text.split("\n", 1)[0];
+      let header;
+      try { header = JSON.parse(first); } catch (e) { message(file.name + ": line 1 is not JSON"); return; }
+      if (header.format !== "botbox-replay") { message(file.name + ": not a botbox replay (format " + JSON.stringify(header.format) + ")"); return; }
+      if (header.version !== READS) {
+        message(file.name + ": replay format version " + header.version + " is not one this viewer reads (it reads version " + READS + "); a newer botbox wrote it");
+        return;
+      }
+      fetch("frames", { method: "POST", body: text }).then(async (r) => {
+        const body = await r.json().catch(() => ({ error: "the server's answer is not JSON" }));
+        if (!r.ok) { message(file.name + ": " + (body.error || r.status)); return; }
+        load(body);
+      }, () => message("opening another file needs `botbox view` running"));
+    });
+  }
+
+  document.addEventListener("keydown", (e) => {
+    if (!data || e.target.tagName === "SELECT" || e.target.tagName === "INPUT" && e.target.type !== "range") return;
+    if (e.key === " ") { e.preventDefault(); play(); }
+    else if (e.key === "ArrowRight") { e.preventDefault(); show(at + 1); }
+    else if (e.key === "ArrowLeft") { e.preventDefault(); show(at - 1); }
+    else if (e.key === "Home") show(0);
+    else if (e.key === "End") show(data.frames.length - 1);
+  });
+  $("first").onclick = () => show(0);
+  $("back").onclick = () => show(at - 1);
+  $("forward").onclick = () => show(at + 1);
+  $("last").onclick = () => show(data.frames.length - 1);
+  $("play").onclick = play;
+  $("speed").onchange = () => { if (timer) { play(); play(); } };
+  $("scrub").oninput = (e) => show(Number(e.target.value));
+  $("omniscient").onchange = () => show(at);
+  $("file").onchange = (e) => { if (e.target.files[0]) openFile(e.target.files[0]); };
+
+  const inline = $("replay-data").textContent.trim();
+  if (inline && inline !== "null") {
+    try { load(JSON.parse(inline)); } catch (e) { message("the page's replay data is broken: " + e); }
+  } else {
+    message("Open a replay file (botbox writes them with --replay-dir).");
+  }
+})();

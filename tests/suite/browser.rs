@@ -1,0 +1,489 @@
+//! The replay viewer in a real browser: Debian's Chromium, headless, driven through chromedriver's
+//! W3C WebDriver protocol (plain JSON over HTTP, spoken here with reqwest).
+//!
+//! Without `/usr/bin/chromium` and `/usr/bin/chromedriver` these tests say so and pass, unless
+//! `BOTBOX_REQUIRE_BROWSER` is set (CI installs both and sets it, so there they cannot be skipped).
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::util::{at, scratch};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+fn browser_here(test: &str) -> bool {
+    if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("BOTBOX_REQUIRE_BROWSER").is_none(),
+        "BOTBOX_REQUIRE_BROWSER is set but Chromium is missing: apt-get install chromium chromium-driver"
+    );
+    eprintln!("{test}: skipped, no Chromium (apt-get install chromium chromium-driver to run it)");
+    false
+}
+
+/// A child process killed when dropped.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// One headless Chromium session.
+struct Browser {
+    base: String,
+    session: String,
+    http: reqwest::blocking::Client,
+    _driver: Process,
+}
+
+impl Browser {
+    fn start(profile: &Path) -> Browser {
+        let port = free_port();
+        let driver = Process(
+            Command::new(CHROMEDRIVER)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("starting chromedriver"),
+        );
+        let base = format!("http://127.0.0.1:{port}");
+        let http = reqwest::blocking::Client::builder()
+            .timeout(Duration::from_secs(60))
+            .build()
+            .unwrap();
+        let start = Instant::now();
+        while http.get(format!("{base}/status")).send().is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "chromedriver starts"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+            "--window-size=1100,800",
+            &format!("--user-data-dir={}", profile.display()),
+        ];
+        let capabilities = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": CHROMIUM, "args": args},
+            "goog:loggingPrefs": {"browser": "ALL"},
+        }}});
+        let response: Value = http
+            .post(format!("{base}/session"))
+            .json(&capabilities)
+            .send()
+            .unwrap()
+            .json()
+            .unwrap();
+        let session = response["value"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {response}"))
+            .to_string();
+        Browser {
+            base,
+            session,
+            http,
+            _driver: driver,
+        }
+    }
+
+    fn command(&self, method: reqwest::Method, path: &str, body: Value) -> Value {
+        let url = format!("{}/session/{}{path}", self.base, self.session);
+        let response: Value = self
+            .http
+            .request(method, url)
+            .json(&body)
+            .send()
+            .unwrap()
+            .json()
+            .unwrap();
+        if response["value"].get("error").is_some() {
+            panic!("WebDriver {path}: {}", response["value"]);
+        }
+        response["value"].clone()
+    }
+
+    fn open(&self, url: &str) {
+        self.command(reqwest::Method::POST, "/url", json!({ "url": url }));
+    }
+
+    fn eval(&self, script: &str) -> Value {
+        self.command(
+            reqwest::Method::POST,
+            "/execute/sync",
+            json!({ "script": script, "args": [] }),
+        )
+    }
+
+    /// Presses a key (a WebDriver key code such as `\u{E014}` for →, or a character).
+    fn press(&self, key: &str) {
+        let actions = json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
+            {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]});
+        self.command(reqwest::Method::POST, "/actions", actions);
+    }
+
+    /// Gives a file to the page's `<input type=file>` with `id`.
+    fn choose_file(&self, id: &str, file: &Path) {
+        let element = self.command(
+            reqwest::Method::POST,
+            "/element",
+            json!({"using": "css selector", "value": format!("#{id}")}),
+        );
+        let element = element
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap()
+            .to_string();
+        self.command(
+            reqwest::Method::POST,
+            &format!("/element/{element}/value"),
+            json!({ "text": file.to_str().unwrap() }),
+        );
+    }
+
+    fn resize(&self, width: u32, height: u32) {
+        self.command(
+            reqwest::Method::POST,
+            "/window/rect",
+            json!({"width": width, "height": height}),
+        );
+    }
+
+    /// The console's errors since the last call.
+    fn console_errors(&self) -> Vec<String> {
+        let logs = self.command(reqwest::Method::POST, "/se/log", json!({"type": "browser"}));
+        logs.as_array()
+            .map(|l| {
+                l.iter()
+                    .filter(|e| e["level"] == "SEVERE")
+                    .map(|e| e["message"].to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Waits until `script` returns true.
+    fn wait_for(&self, script: &str, what: &str) {
+        let start = Instant::now();
+        while self.eval(script) != Value::Bool(true) {
+            assert!(start.elapsed() < Duration::from_secs(10), "{what}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self
+            .http
+            .delete(format!("{}/session/{}", self.base, self.session))
+            .send();
+    }
+}
+
+/// `botbox view FILE`, serving on a free port.
+fn view(file: &Path) -> (Process, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_botbox"))
+        .args(["view", file.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    (Process(child), url)
+}
+
+/// A Connect Four bot that logs a line every move.
+const LOGGER: &str = r#"
+local M = {}
+function M.choose_move(obs)
+	print("logger picks column " .. obs.legal[1])
+	return obs.legal[1]
+end
+return M
+"#;
+
+/// Records one replay of every registered game and returns them by game.
+fn replays(dir: &Path) -> Vec<(String, PathBuf)> {
+    let lua = |p: &str| at(&format!("strategies/lua/{p}")).display().to_string();
+    let logger = dir.join("logger.lua");
+    std::fs::write(&logger, LOGGER).unwrap();
+    let logger = logger.display().to_string();
+    let out = dir.join("replays");
+    let out_s = out.display().to_string();
+    let runs: Vec<Vec<String>> = vec![
+        vec![
+            "bench".into(),
+            "2048".into(),
+            lua("g2048/greedy.lua"),
+            "--games".into(),
+            "1".into(),
+        ],
+        vec![
+            "match".into(),
+            "worms".into(),
+            lua("worms/greedy.lua"),
+            lua("worms/random.lua"),
+            "--map".into(),
+            at("examples/worms/arena.txt").display().to_string(),
+            "--games".into(),
+            "1".into(),
+        ],
+        vec![
+            "match".into(),
+            "connect4".into(),
+            logger,
+            lua("connect4/random.lua"),
+            "--games".into(),
+            "1".into(),
+        ],
+        vec![
+            "match".into(),
+            "bs".into(),
+            lua("bs/player1.lua"),
+            lua("bs/player2.lua"),
+            lua("bs/player3.lua"),
+            lua("bs/player4.lua"),
+            "--games".into(),
+            "1".into(),
+        ],
+        vec![
+            "match".into(),
+            "dice".into(),
+            lua("dice/frontmost.lua"),
+            lua("dice/capture_first.lua"),
+            "--die".into(),
+            "1".into(),
+            "--games".into(),
+            "2".into(),
+        ],
+    ];
+    for mut args in runs {
+        args.extend(["--replay-dir".into(), out_s.clone()]);
+        let status = Command::new(env!("CARGO_BIN_EXE_botbox"))
+            .args(&args)
+            .current_dir(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{args:?}");
+    }
+    let mut found = Vec::new();
+    for game in ["2048", "worms", "connect4", "bs", "dice"] {
+        let file = out.join(format!("{game}-0001.jsonl"));
+        assert!(file.exists(), "{}", file.display());
+        found.push((game.to_string(), file));
+    }
+    found
+}
+
+/// The board the page shows: a grid's cells, or a text board's lines.
+const READ_BOARD: &str = r#"
+const t = document.querySelector('#board table');
+if (t) return {kind: 'grid', rows: [...t.rows].map(r => [...r.cells].map(c => c.textContent))};
+return {kind: 'lines', lines: document.querySelector('#board pre').textContent.split('\n')};
+"#;
+
+fn expected_board(frame: &Value) -> Value {
+    frame["board"].clone()
+}
+
+#[test]
+fn the_viewer_steps_scrubs_and_shows_every_game_as_the_engine_played_it() {
+    if !browser_here("browser::viewer") {
+        return;
+    }
+    let dir = scratch("browser-viewer");
+    let browser = Browser::start(&dir.join("profile"));
+    for (game, file) in replays(&dir) {
+        let replay = botbox::replay::read(&file).unwrap();
+        let frames =
+            serde_json::to_value(botbox::cli::replay::frames::frames(&replay).unwrap()).unwrap();
+        let frames = frames["frames"].as_array().unwrap().clone();
+        assert_eq!(
+            frames.len(),
+            replay.turns.len() + 1,
+            "{game}: a frame per move"
+        );
+        let (_server, url) = view(&file);
+        browser.open(&url);
+        browser.wait_for(
+            "return document.querySelector('#board')?.dataset.frame === '0'",
+            "the viewer shows the start",
+        );
+        assert_eq!(
+            browser.eval(READ_BOARD),
+            expected_board(&frames[0]),
+            "{game}: the start"
+        );
+        // Forward N moves with →: the board is the engine's after N moves.
+        let n = 5.min(frames.len() - 1);
+        for _ in 0..n {
+            browser.press("\u{E014}");
+        }
+        browser.wait_for(
+            &format!("return document.querySelector('#board').dataset.frame === '{n}'"),
+            "→ steps forward",
+        );
+        assert_eq!(
+            browser.eval(READ_BOARD),
+            expected_board(&frames[n]),
+            "{game}: after {n} moves"
+        );
+        if game == "2048" {
+            // And the replay's own record of the board after move N.
+            let after = &replay.turns[n - 1]["after"];
+            let rows: Vec<Vec<String>> = after
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| {
+                    r.as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|v| match v.as_u64().unwrap() {
+                            0 => String::new(),
+                            v => v.to_string(),
+                        })
+                        .collect()
+                })
+                .collect();
+            assert_eq!(browser.eval(READ_BOARD)["rows"], json!(rows));
+        }
+        // ← steps back; the scrub bar jumps anywhere, back and forth.
+        browser.press("\u{E012}");
+        browser.wait_for(
+            &format!(
+                "return document.querySelector('#board').dataset.frame === '{}'",
+                n - 1
+            ),
+            "← steps back",
+        );
+        let last = frames.len() - 1;
+        for target in [last, 1, 0] {
+            browser.eval(&format!(
+                "const s = document.querySelector('#scrub'); s.value = '{target}'; \
+                 s.dispatchEvent(new Event('input')); return true"
+            ));
+            assert_eq!(
+                browser.eval("return document.querySelector('#board').dataset.frame"),
+                json!(target.to_string())
+            );
+            assert_eq!(
+                browser.eval(READ_BOARD),
+                expected_board(&frames[target]),
+                "{game}: frame {target}"
+            );
+        }
+        // Space plays; it moves on by itself.
+        browser.press(" ");
+        browser.wait_for(
+            "return Number(document.querySelector('#board').dataset.frame) >= 2",
+            "space plays",
+        );
+        browser.press(" ");
+        // The seats' logs are beside the board.
+        if game == "connect4" {
+            let logs = browser.eval("return document.querySelector('#logs').textContent");
+            assert!(
+                logs.as_str().unwrap().contains("logger picks column"),
+                "{logs}"
+            );
+        }
+        if game == "bs" {
+            browser.eval("document.querySelector('#scrub').value = '1'; document.querySelector('#scrub').dispatchEvent(new Event('input')); return true");
+            assert_eq!(
+                browser.eval("return document.querySelector('#hidden').hidden"),
+                json!(true),
+                "hidden cards stay hidden"
+            );
+            browser.eval("document.querySelector('#omniscient').click(); return true");
+            let hidden = browser.eval("return document.querySelector('#hidden').textContent");
+            assert!(hidden.as_str().unwrap().starts_with("played "), "{hidden}");
+        }
+        let errors = browser.console_errors();
+        assert!(errors.is_empty(), "{game}: console errors {errors:?}");
+    }
+}
+
+#[test]
+fn the_viewer_refuses_an_unknown_version_and_fits_a_phone() {
+    if !browser_here("browser::versions") {
+        return;
+    }
+    let dir = scratch("browser-versions");
+    let browser = Browser::start(&dir.join("profile"));
+    let (_, file) = replays(&dir)
+        .into_iter()
+        .find(|(g, _)| g == "worms")
+        .unwrap();
+    let (_server, url) = view(&file);
+    browser.open(&url);
+    browser.wait_for(
+        "return document.querySelector('#board')?.dataset.frame === '0'",
+        "the viewer shows the start",
+    );
+    // A replay of a newer format version, opened in the page, gets the message.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let newer = dir.join("newer.jsonl");
+    std::fs::write(&newer, text.replacen("\"version\":1", "\"version\":99", 1)).unwrap();
+    browser.choose_file("file", &newer);
+    browser.wait_for(
+        "return !document.querySelector('#message').hidden",
+        "a message about the version",
+    );
+    let message = browser.eval("return document.querySelector('#message').textContent");
+    assert!(
+        message.as_str().unwrap().contains("version 99"),
+        "{message}"
+    );
+    // A good file opened in the page is drawn from botbox's frames.
+    browser.choose_file("file", &file);
+    browser.wait_for(
+        "return document.querySelector('#message').hidden",
+        "the good file replaces the message",
+    );
+    // 375 px wide: nothing wider than the screen.
+    browser.resize(375, 800);
+    let width = browser.eval("return document.documentElement.scrollWidth");
+    assert!(
+        width.as_u64().unwrap() <= 375,
+        "the page is {width} px wide at 375"
+    );
+    assert!(browser.console_errors().is_empty());
+}
