@@ -149,10 +149,15 @@ impl Browser {
 
     /// Gives a file to the page's `<input type=file>` with `id`.
     fn choose_file(&self, id: &str, file: &Path) {
+        self.choose_file_at(&format!("#{id}"), file);
+    }
+
+    /// Gives a file to the `<input type=file>` that `selector` finds.
+    fn choose_file_at(&self, selector: &str, file: &Path) {
         let element = self.command(
             reqwest::Method::POST,
             "/element",
-            json!({"using": "css selector", "value": format!("#{id}")}),
+            json!({"using": "css selector", "value": selector}),
         );
         let element = element
             .as_object()
@@ -486,4 +491,123 @@ fn the_viewer_refuses_an_unknown_version_and_fits_a_phone() {
         "the page is {width} px wide at 375"
     );
     assert!(browser.console_errors().is_empty());
+}
+
+/// The text of the page's body.
+fn body_text(browser: &Browser) -> String {
+    browser
+        .eval("return document.body.innerText")
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn sign_in(browser: &Browser, url: &str, token: &str) {
+    browser.open(&format!("{url}/signin"));
+    browser.eval(&format!(
+        "document.querySelector('input[name=token]').value = '{token}'; \
+         document.querySelector('form[action=\"/signin\"]').submit(); return true"
+    ));
+    browser.wait_for(
+        "return location.pathname === '/account'",
+        "signing in leads to the account page",
+    );
+}
+
+#[test]
+fn the_league_pages_sign_in_upload_rank_and_keep_logs_to_their_owner() {
+    if !browser_here("browser::league") {
+        return;
+    }
+    let dir = scratch("browser-league");
+    let db = dir.join("league.db");
+    let league = crate::league::League::start(&dir, db.to_str().unwrap(), 1, &[]);
+    let alice = league.user("alice");
+    let bob = league.user("bob");
+    league.upload_ok(
+        &bob,
+        "random-c4",
+        "connect4",
+        &at("strategies/lua/connect4/random.lua"),
+    );
+    let browser = Browser::start(&dir.join("profile"));
+    let url = league.url.clone();
+
+    // Alice signs in with her token and uploads a bot through the form.
+    sign_in(&browser, &url, &alice);
+    assert!(body_text(&browser).contains("alice"));
+    let bot = dir.join("web-logger.lua");
+    std::fs::write(&bot, LOGGER).unwrap();
+    browser.open(&format!("{url}/upload"));
+    browser.eval(
+        "document.querySelector('input[name=name]').value = 'web-logger'; \
+         document.querySelector('select[name=game]').value = 'connect4'; return true",
+    );
+    browser.choose_file_at("input[name=file]", &bot);
+    browser.eval("document.querySelector('form[action=\"/upload\"]').submit(); return true");
+    browser.wait_for(
+        "return location.pathname === '/bot/web-logger'",
+        "the upload leads to the bot's page",
+    );
+    // It is on the ladder, and plays.
+    browser.open(&format!("{url}/ladder/connect4"));
+    let ladder = browser.eval("return document.querySelector('#ladder').innerText");
+    assert!(ladder.as_str().unwrap().contains("web-logger"), "{ladder}");
+    league.wait_for_games(3, Duration::from_secs(60));
+
+    // Its owner sees its log lines on its page and in a game's viewer.
+    browser.open(&format!("{url}/bot/web-logger"));
+    let page = body_text(&browser);
+    assert!(page.contains("logger picks column"), "{page}");
+    let game: String = browser
+        .eval("return document.querySelector('#games a').textContent")
+        .as_str()
+        .unwrap()
+        .to_string();
+    browser.open(&format!("{url}/game/{game}"));
+    browser.wait_for(
+        "return document.querySelector('#board')?.dataset.frame === '0'",
+        "the game page has the viewer",
+    );
+    let logs = browser.eval("return document.querySelector('#logs').textContent");
+    assert!(
+        logs.as_str().unwrap().contains("logger picks column"),
+        "{logs}"
+    );
+
+    // Bob does not.
+    browser.open(&format!("{url}/"));
+    browser.eval("document.querySelector('form[action=\"/signout\"]').submit(); return true");
+    browser.wait_for("return location.pathname === '/'", "signing out");
+    sign_in(&browser, &url, &bob);
+    browser.open(&format!("{url}/bot/web-logger"));
+    let page = body_text(&browser);
+    assert!(
+        page.contains("web-logger") && !page.contains("logger picks column"),
+        "{page}"
+    );
+    browser.open(&format!("{url}/game/{game}"));
+    browser.wait_for(
+        "return document.querySelector('#board')?.dataset.frame === '0'",
+        "the game page has the viewer",
+    );
+    let logs = browser.eval("return document.querySelector('#logs').textContent");
+    assert!(
+        !logs.as_str().unwrap().contains("logger picks column"),
+        "{logs}"
+    );
+    // A page for a phone: nothing wider than the screen.
+    browser.resize(375, 800);
+    browser.open(&format!("{url}/ladder/connect4"));
+    let width = browser.eval("return document.body.scrollWidth");
+    assert!(
+        width.as_u64().unwrap() <= 375,
+        "the ladder is {width} px wide at 375"
+    );
+    assert!(
+        browser.console_errors().is_empty(),
+        "{:?}",
+        browser.console_errors()
+    );
+    league.stop();
 }

@@ -16,15 +16,15 @@ use serde_json::Value;
 use crate::util::{at, guest_wasm, repo, scratch};
 
 /// A running `botbox league serve`.
-struct League {
+pub(crate) struct League {
     child: Child,
-    url: String,
+    pub(crate) url: String,
     db: String,
 }
 
 impl League {
     /// Starts a server on a free port with `workers` workers.
-    fn start(dir: &Path, db: &str, workers: usize, extra: &[&str]) -> League {
+    pub(crate) fn start(dir: &Path, db: &str, workers: usize, extra: &[&str]) -> League {
         let cache = dir.join("cache");
         let mut child = Command::new(env!("CARGO_BIN_EXE_botbox"))
             .args(["league", "serve", "--db", db, "--listen", "127.0.0.1:0"])
@@ -60,7 +60,7 @@ impl League {
     }
 
     /// Adds a user with the CLI and returns their token.
-    fn user(&self, name: &str) -> String {
+    pub(crate) fn user(&self, name: &str) -> String {
         let out = Command::new(env!("CARGO_BIN_EXE_botbox"))
             .args(["league", "user", "add", name, "--db", &self.db])
             .output()
@@ -73,7 +73,7 @@ impl League {
         String::from_utf8(out.stdout).unwrap().trim().to_string()
     }
 
-    fn request(
+    pub(crate) fn request(
         &self,
         method: reqwest::Method,
         path: &str,
@@ -95,31 +95,37 @@ impl League {
         (status, value)
     }
 
-    fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+    pub(crate) fn get(&self, path: &str, token: Option<&str>) -> (u16, Value) {
         self.request(reqwest::Method::GET, path, token, Vec::new())
     }
 
-    fn upload(&self, token: Option<&str>, name: &str, game: &str, bytes: Vec<u8>) -> (u16, Value) {
+    pub(crate) fn upload(
+        &self,
+        token: Option<&str>,
+        name: &str,
+        game: &str,
+        bytes: Vec<u8>,
+    ) -> (u16, Value) {
         let path = format!("/bots/{name}/versions?game={game}");
         self.request(reqwest::Method::POST, &path, token, bytes)
     }
 
     /// Uploads and expects the bot on the ladder.
-    fn upload_ok(&self, token: &str, name: &str, game: &str, file: &Path) {
+    pub(crate) fn upload_ok(&self, token: &str, name: &str, game: &str, file: &Path) {
         let (status, body) = self.upload(Some(token), name, game, std::fs::read(file).unwrap());
         assert_eq!(status, 201, "{name} ({}): {body}", file.display());
     }
 
-    fn status(&self) -> Value {
+    pub(crate) fn status(&self) -> Value {
         self.get("/status", None).1
     }
 
-    fn games(&self) -> i64 {
+    pub(crate) fn games(&self) -> i64 {
         self.status()["games"].as_i64().unwrap()
     }
 
     /// Waits until `n` games are recorded.
-    fn wait_for_games(&self, n: i64, within: Duration) {
+    pub(crate) fn wait_for_games(&self, n: i64, within: Duration) {
         let start = Instant::now();
         while self.games() < n {
             assert!(
@@ -133,7 +139,7 @@ impl League {
     }
 
     /// Stops the server as Ctrl-C does and waits for it to exit.
-    fn stop(mut self) {
+    pub(crate) fn stop(mut self) {
         let pid = nix::unistd::Pid::from_raw(self.child.id() as i32);
         nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
         let start = Instant::now();
@@ -151,7 +157,7 @@ impl League {
     }
 
     /// Kills the server at once (SIGKILL): whatever it was writing is cut off.
-    fn kill(mut self) {
+    pub(crate) fn kill(mut self) {
         self.child.kill().unwrap();
         self.child.wait().unwrap();
     }

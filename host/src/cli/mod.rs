@@ -26,6 +26,9 @@ mod worms_view;
 
 use std::process::ExitCode;
 
+/// The replay viewer's page with its frames inside (the league's game pages use it too).
+pub use view::page as view_page;
+
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]

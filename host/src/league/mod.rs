@@ -14,6 +14,7 @@
 pub mod client;
 pub mod games;
 pub mod matchmaker;
+pub mod pages;
 pub mod rating;
 pub mod server;
 pub mod store;

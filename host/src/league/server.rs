@@ -73,6 +73,9 @@ pub fn router(state: AppState, rate: RateLimit) -> Router {
         .route("/api/v1/games/{id}/logs", get(logs))
         .layer(DefaultBodyLimit::max(64 << 10))
         .merge(uploads)
+        .merge(
+            super::pages::routes().layer(DefaultBodyLimit::max(games::MAX_WASM_BYTES + (64 << 10))),
+        )
         .fallback(not_found)
         .layer(GovernorLayer::new(governor))
         .layer(tower_http::trace::TraceLayer::new_for_http())
@@ -90,7 +93,9 @@ impl KeyExtractor for ClientKey {
         &self,
         req: &axum::http::Request<T>,
     ) -> Result<Self::Key, tower_governor::GovernorError> {
-        if let Some(token) = bearer(req.headers()) {
+        if let Some(token) =
+            bearer(req.headers()).or_else(|| super::pages::cookie_token(req.headers()))
+        {
             return Ok(format!(
                 "token:{}",
                 crate::runtime::source_hash(token.as_bytes())
@@ -103,7 +108,7 @@ impl KeyExtractor for ClientKey {
     }
 }
 
-fn bearer(headers: &HeaderMap) -> Option<&str> {
+pub(super) fn bearer(headers: &HeaderMap) -> Option<&str> {
     headers
         .get(header::AUTHORIZATION)?
         .to_str()
@@ -115,8 +120,8 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 /// An error as the API answers it: a status and `{"error": "..."}`.
 #[derive(Debug)]
 pub struct ApiError {
-    status: StatusCode,
-    message: String,
+    pub(super) status: StatusCode,
+    pub(super) message: String,
 }
 
 /// The body of every error.
@@ -491,7 +496,7 @@ pub struct LadderRow {
     pub faults: i64,
 }
 
-fn row(rank: usize, v: &Version) -> LadderRow {
+pub(super) fn row(rank: usize, v: &Version) -> LadderRow {
     LadderRow {
         rank,
         bot: v.bot.clone(),
@@ -573,6 +578,21 @@ async fn upload(
     Query(query): Query<UploadQuery>,
     Upload(body): Upload,
 ) -> ApiResult<(StatusCode, Json<Uploaded>)> {
+    let (status, uploaded) = upload_version(&state, &user, &name, query.game, body).await?;
+    Ok((status, Json(uploaded)))
+}
+
+/// An upload's checks and storage, for the API and the upload form alike.
+pub(super) async fn upload_version(
+    state: &AppState,
+    user: &User,
+    name: &str,
+    game: Option<String>,
+    body: axum::body::Bytes,
+) -> ApiResult<(StatusCode, Uploaded)> {
+    let query = UploadQuery { game };
+    let user = user.clone();
+    let name = name.to_string();
     super::store::check_name("bot", &name)?;
     let existing = state.store.bot(&name).await?;
     let game = match (&existing, &query.game) {
@@ -628,7 +648,7 @@ async fn upload(
     } else {
         StatusCode::OK
     };
-    Ok((status, Json(Uploaded { created, version })))
+    Ok((status, Uploaded { created, version }))
 }
 
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
@@ -664,7 +684,7 @@ pub struct GameSummary {
     pub verify: String,
 }
 
-fn summary(g: &StoredGame, viewer: Option<&User>) -> GameSummary {
+pub(super) fn summary(g: &StoredGame, viewer: Option<&User>) -> GameSummary {
     let owns =
         |seat: usize| viewer.is_some_and(|u| g.seats.get(seat).is_some_and(|s| s.owner_id == u.id));
     GameSummary {
@@ -803,7 +823,7 @@ async fn bot_games(
 }
 
 /// Each seat's log lines from the stored replay, blank for the seats `viewer` does not own.
-async fn seat_logs(
+pub(super) async fn seat_logs(
     state: &AppState,
     g: &StoredGame,
     viewer: Option<&User>,

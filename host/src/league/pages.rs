@@ -1,0 +1,536 @@
+//! The league's web pages, rendered on the server (maud) from the same store and checks as the API:
+//! the ladders, a bot's page (its logs to its owner only), a game's page with the replay viewer, an
+//! upload form, and an account page to make and revoke tokens. They work without JavaScript except
+//! the viewer. Signing in stores the token in an HttpOnly, SameSite=Strict cookie.
+
+use axum::extract::{Form, FromRequestParts, Multipart, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+use serde::Deserialize;
+
+use super::rating::Model;
+use super::server::{ApiError, AppState, Path, row, seat_logs, summary, upload_version};
+use super::store::User;
+
+const COOKIE: &str = "botbox_token";
+
+/// The pages' routes (outside `/api/`).
+pub fn routes() -> axum::Router<AppState> {
+    axum::Router::new()
+        .route("/", get(index))
+        .route("/ladder/{game}", get(ladder))
+        .route("/bot/{name}", get(bot))
+        .route("/game/{id}", get(game))
+        .route("/signin", get(signin_form).post(signin))
+        .route("/signout", post(signout))
+        .route("/upload", get(upload_form).post(upload))
+        .route("/account", get(account))
+        .route("/account/tokens", post(add_token))
+        .route("/account/tokens/{id}/revoke", post(revoke_token))
+}
+
+/// The token a request's cookie carries.
+pub(super) fn cookie_token(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|c| c.trim().strip_prefix(&format!("{COOKIE}=")))
+        .filter(|t| !t.is_empty())
+}
+
+/// The signed-in user of a page, if any (a stale cookie is no user).
+#[derive(Debug)]
+pub struct Viewer(pub Option<User>);
+
+impl FromRequestParts<AppState> for Viewer {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Viewer, Response> {
+        let Some(token) = cookie_token(&parts.headers) else {
+            return Ok(Viewer(None));
+        };
+        let user = state
+            .store
+            .user_by_token(token)
+            .await
+            .map_err(|e| error_page(None, StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
+        Ok(Viewer(user))
+    }
+}
+
+const CSS: &str = r#"
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.45 system-ui, sans-serif; color: #1b1b1b; background: #fafafa; }
+nav { display: flex; flex-wrap: wrap; gap: 0.4rem 1rem; align-items: center; padding: 0.6rem 0.9rem; background: #1f3a5f; }
+nav a, nav button { color: #fff; text-decoration: none; background: none; border: 0; font: inherit; cursor: pointer; padding: 0; }
+nav .me { margin-left: auto; color: #cfe0f5; }
+main { padding: 0.8rem; max-width: 70rem; margin: 0 auto; }
+h1 { font-size: 1.35rem; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; margin: 0.5rem 0; }
+th, td { padding: 0.3rem 0.6rem; border-bottom: 1px solid #ddd; text-align: left; white-space: nowrap; }
+td.n { text-align: right; }
+.error { border: 1px solid #c0392b; background: #fdecea; padding: 0.6rem; border-radius: 4px; }
+.ok { border: 1px solid #1e8449; background: #e9f7ef; padding: 0.6rem; border-radius: 4px; word-break: break-all; }
+form.stack { display: grid; gap: 0.6rem; max-width: 28rem; }
+input, select, button.primary { font: inherit; padding: 0.4rem; }
+pre.log { background: #fff; border: 1px solid #ddd; padding: 0.4rem; max-height: 12rem; overflow: auto; white-space: pre-wrap; }
+.muted { color: #666; }
+"#;
+
+fn layout(title: &str, user: Option<&User>, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · botbox league" }
+                link rel="icon" href="data:,";
+                style { (PreEscaped(CSS)) }
+            }
+            body {
+                nav {
+                    a href="/" { "Ladders" }
+                    a href="/upload" { "Upload" }
+                    @if let Some(u) = user {
+                        a href="/account" { "Account" }
+                        span.me { "signed in as " strong { (u.name) } }
+                        form method="post" action="/signout" { button type="submit" { "Sign out" } }
+                    } @else {
+                        a.me href="/signin" { "Sign in" }
+                    }
+                }
+                main { (body) }
+            }
+        }
+    }
+}
+
+fn error_page(user: Option<&User>, status: StatusCode, message: &str) -> Response {
+    let body = html! {
+        h1 { (status.canonical_reason().unwrap_or("Error")) }
+        p.error { (message) }
+    };
+    (status, Html(layout("Error", user, body).into_string())).into_response()
+}
+
+fn from_api(user: Option<&User>, e: ApiError) -> Response {
+    error_page(user, e.status, &e.message)
+}
+
+async fn index(State(state): State<AppState>, Viewer(user): Viewer) -> Response {
+    let mut rows = Vec::new();
+    for game in super::games::names() {
+        let seats = super::games::seats(game).unwrap_or(2);
+        let bots = state.store.ladder(game).await.map(|l| l.len()).unwrap_or(0);
+        let games = state.store.result_count(Some(game)).await.unwrap_or(0);
+        rows.push((game, seats, bots, games));
+    }
+    let body = html! {
+        h1 { "Ladders" }
+        div.scroll { table {
+            thead { tr { th { "game" } th { "seats" } th { "bots" } th { "games" } th { "rating" } } }
+            tbody { @for (game, seats, bots, games) in &rows {
+                tr {
+                    td { a href={ "/ladder/" (game) } { (game) } }
+                    td.n { (seats) } td.n { (bots) } td.n { (games) }
+                    td { (Model::for_seats(*seats).describe()) }
+                }
+            } }
+        } }
+        p.muted { "The API behind these pages: " a href="/api/v1/openapi.json" { "/api/v1/openapi.json" } }
+    };
+    Html(layout("Ladders", user.as_ref(), body).into_string()).into_response()
+}
+
+async fn ladder(
+    State(state): State<AppState>,
+    Viewer(user): Viewer,
+    Path(game): Path<String>,
+) -> Response {
+    if crate::games::registry::find(&game).is_err() {
+        return error_page(
+            user.as_ref(),
+            StatusCode::NOT_FOUND,
+            &format!("no game {game}"),
+        );
+    }
+    let versions = match state.store.ladder(&game).await {
+        Ok(v) => v,
+        Err(e) => return from_api(user.as_ref(), e.into()),
+    };
+    let model = Model::for_seats(super::games::seats(&game).unwrap_or(2));
+    let solo = model == Model::Points;
+    let body = html! {
+        h1 { (game) " ladder" }
+        p.muted { (model.describe()) }
+        @if versions.is_empty() { p { "No bots yet. " a href="/upload" { "Upload one." } } }
+        div.scroll { table id="ladder" {
+            thead { tr {
+                th { "#" } th { "bot" } th { "owner" } th { "version" }
+                th { @if solo { "mean points" } @else { "rating" } } th { "±" }
+                th { "games" } th { "W-D-L" } th { "faults" }
+            } }
+            tbody { @for (i, v) in versions.iter().enumerate() {
+                @let r = row(i + 1, v);
+                tr {
+                    td.n { (r.rank) }
+                    td { a href={ "/bot/" (r.bot) } { (r.bot) } }
+                    td { (r.owner) }
+                    td { "v" (r.version) " " (r.kind) }
+                    td.n { (format!("{:.1}", r.rating)) }
+                    td.n { (format!("{:.1}", r.uncertainty)) }
+                    td.n { (r.games) }
+                    td { (r.wins) "-" (r.draws) "-" (r.losses) }
+                    td.n { (r.faults) }
+                }
+            } }
+        } }
+    };
+    Html(layout(&format!("{game} ladder"), user.as_ref(), body).into_string()).into_response()
+}
+
+async fn bot(
+    State(state): State<AppState>,
+    Viewer(user): Viewer,
+    Path(name): Path<String>,
+) -> Response {
+    let bot = match state.store.bot(&name).await {
+        Ok(Some(b)) => b,
+        Ok(None) => {
+            return error_page(
+                user.as_ref(),
+                StatusCode::NOT_FOUND,
+                &format!("no bot called {name}"),
+            );
+        }
+        Err(e) => return from_api(user.as_ref(), e.into()),
+    };
+    let owner = user.as_ref().is_some_and(|u| u.id == bot.owner_id);
+    let (versions, results) = match (
+        state.store.versions(bot.id).await,
+        state.store.results(Some(bot.id), false, 20).await,
+    ) {
+        (Ok(v), Ok(r)) => (v, r),
+        (Err(e), _) | (_, Err(e)) => return from_api(user.as_ref(), e.into()),
+    };
+    let mut games = Vec::new();
+    for g in &results {
+        let logs = if owner {
+            seat_logs(&state, g, user.as_ref())
+                .await
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        games.push((summary(g, user.as_ref()), logs));
+    }
+    let body = html! {
+        h1 { (bot.name) }
+        p { (bot.game) " bot of " strong { (bot.owner) }
+            @if bot.retired.is_some() { " · retired" } }
+        h2 { "Versions" }
+        div.scroll { table id="versions" {
+            thead { tr { th { "version" } th { "kind" } th { "sha256" } th { "rating" } th { "±" } th { "games" } th { "W-D-L" } th { "faults" } } }
+            tbody { @for v in &versions { tr {
+                td { "v" (v.number) @if v.active { " (plays)" } }
+                td { (v.kind) }
+                td { code { (v.sha256[..12]) } }
+                td.n { (format!("{:.1}", v.rating.value)) }
+                td.n { (format!("{:.1}", v.rating.uncertainty)) }
+                td.n { (v.games) }
+                td { (v.wins) "-" (v.draws) "-" (v.losses) }
+                td.n { (v.faults) }
+            } } }
+        } }
+        h2 { "Recent games" }
+        @if games.is_empty() { p.muted { "No games yet." } }
+        div.scroll { table id="games" {
+            thead { tr { th { "game" } th { "variant" } th { "players" } th { "winner" } th { "why" } th { "faults" } } }
+            tbody { @for (g, _) in &games { tr {
+                td { a href={ "/game/" (g.id) } { (g.id) } }
+                td { (g.variant) }
+                td { (g.players.join(", ")) }
+                td { (g.winner.clone().unwrap_or_else(|| "-".into())) }
+                td { (g.reason) }
+                td { (g.faults.iter().flatten().cloned().collect::<Vec<_>>().join("; ")) }
+            } } }
+        } }
+        @if owner {
+            h2 { "Your bot's logs" }
+            @for (g, logs) in &games {
+                @for (seat, lines) in logs.iter().enumerate() {
+                    @if !lines.is_empty() {
+                        p { "game " a href={ "/game/" (g.id) } { (g.id) } ", " (g.players[seat]) }
+                        pre.log { (lines.join("\n")) }
+                    }
+                }
+            }
+        }
+    };
+    Html(layout(&bot.name, user.as_ref(), body).into_string()).into_response()
+}
+
+/// A game's page: the replay viewer, with the viewer's own seats' logs only.
+async fn game(
+    State(state): State<AppState>,
+    Viewer(user): Viewer,
+    Path(id): Path<i64>,
+) -> Response {
+    let stored = match state.store.result(id).await {
+        Ok(Some(g)) => g,
+        Ok(None) => {
+            return error_page(
+                user.as_ref(),
+                StatusCode::NOT_FOUND,
+                &format!("no game {id}"),
+            );
+        }
+        Err(e) => return from_api(user.as_ref(), e.into()),
+    };
+    let bytes = match state.store.replay(id).await {
+        Ok(Some(b)) => b,
+        Ok(None) => {
+            return error_page(
+                user.as_ref(),
+                StatusCode::GONE,
+                "this game's replay is past the league's retention",
+            );
+        }
+        Err(e) => return from_api(user.as_ref(), e.into()),
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let viewer = tokio::task::spawn_blocking(move || {
+        let file = crate::replay::parse(&text).map_err(|e| e.to_string())?;
+        crate::cli::replay::frames::frames(&file).map_err(|e| format!("{e:#}"))
+    })
+    .await;
+    let mut viewer = match viewer {
+        Ok(Ok(v)) => v,
+        Ok(Err(e)) => {
+            let message = format!("the stored replay cannot be drawn: {e}");
+            return error_page(user.as_ref(), StatusCode::INTERNAL_SERVER_ERROR, &message);
+        }
+        Err(e) => {
+            return error_page(
+                user.as_ref(),
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &e.to_string(),
+            );
+        }
+    };
+    for (seat, logs) in viewer.logs.iter_mut().enumerate() {
+        let mine = user
+            .as_ref()
+            .is_some_and(|u| stored.seats.get(seat).is_some_and(|s| s.owner_id == u.id));
+        if !mine {
+            logs.clear();
+        }
+        if let Some(f) = viewer.faults.get_mut(seat).filter(|_| !mine) {
+            *f = f
+                .as_ref()
+                .map(|f| f.split(':').next().unwrap_or_default().to_string());
+        }
+    }
+    viewer.title = format!("league game {id}: {}", stored.record.players.join(" vs "));
+    Html(crate::cli::view_page(Some(&viewer))).into_response()
+}
+
+async fn signin_form(Viewer(user): Viewer) -> Response {
+    let body = html! {
+        h1 { "Sign in" }
+        form.stack method="post" action="/signin" {
+            label { "Token " input type="password" name="token" autocomplete="off" required; }
+            button.primary type="submit" { "Sign in" }
+        }
+        p.muted { "A token comes from the league's admin (" code { "botbox league user add" } ") or from your account page." }
+    };
+    Html(layout("Sign in", user.as_ref(), body).into_string()).into_response()
+}
+
+#[derive(Debug, Deserialize)]
+struct SignIn {
+    token: String,
+}
+
+fn cookie(value: &str, max_age: i64) -> HeaderValue {
+    HeaderValue::from_str(&format!(
+        "{COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}"
+    ))
+    .expect("a token is ASCII")
+}
+
+async fn signin(State(state): State<AppState>, Form(form): Form<SignIn>) -> Response {
+    let token = form.token.trim();
+    match state.store.user_by_token(token).await {
+        Ok(Some(_)) if token.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+            let mut response = Redirect::to("/account").into_response();
+            response
+                .headers_mut()
+                .insert(header::SET_COOKIE, cookie(token, 30 * 86_400));
+            response
+        }
+        Ok(_) => error_page(
+            None,
+            StatusCode::UNAUTHORIZED,
+            "that token is not valid (revoked, or never issued)",
+        ),
+        Err(e) => from_api(None, e.into()),
+    }
+}
+
+async fn signout() -> Response {
+    let mut response = Redirect::to("/").into_response();
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, cookie("", 0));
+    response
+}
+
+async fn upload_form(Viewer(user): Viewer) -> Response {
+    if user.is_none() {
+        return Redirect::to("/signin").into_response();
+    }
+    let body = html! {
+        h1 { "Upload a bot" }
+        form.stack method="post" action="/upload" enctype="multipart/form-data" {
+            label { "Name " input name="name" required pattern="[A-Za-z0-9][A-Za-z0-9_-]{0,39}"; }
+            label { "Game " select name="game" {
+                @for g in super::games::names() { option value=(g) { (g) } }
+            } }
+            label { "File (.wasm or .lua) " input type="file" name="file" required; }
+            button.primary type="submit" { "Upload" }
+        }
+        p.muted { "The league compiles it and plays a smoke game against a bundled bot before it goes on the ladder. The same name again uploads a new version." }
+    };
+    Html(layout("Upload", user.as_ref(), body).into_string()).into_response()
+}
+
+async fn upload(
+    State(state): State<AppState>,
+    Viewer(user): Viewer,
+    mut multipart: Multipart,
+) -> Response {
+    let Some(user) = user else {
+        return error_page(None, StatusCode::UNAUTHORIZED, "sign in to upload");
+    };
+    let (mut name, mut game, mut bytes) = (String::new(), None, None);
+    loop {
+        match multipart.next_field().await {
+            Ok(Some(field)) => match field.name() {
+                Some("name") => name = field.text().await.unwrap_or_default(),
+                Some("game") => game = field.text().await.ok(),
+                Some("file") => bytes = field.bytes().await.ok(),
+                _ => {}
+            },
+            Ok(None) => break,
+            Err(e) => return error_page(Some(&user), e.status(), &e.body_text()),
+        }
+    }
+    let Some(bytes) = bytes else {
+        return error_page(
+            Some(&user),
+            StatusCode::BAD_REQUEST,
+            "choose a file to upload",
+        );
+    };
+    match upload_version(&state, &user, name.trim(), game, bytes).await {
+        Ok((_, up)) => Redirect::to(&format!("/bot/{}", up.version.bot)).into_response(),
+        Err(e) => from_api(Some(&user), e),
+    }
+}
+
+async fn account(State(state): State<AppState>, Viewer(user): Viewer) -> Response {
+    let Some(user) = user else {
+        return Redirect::to("/signin").into_response();
+    };
+    account_page(&state, &user, None).await
+}
+
+async fn account_page(state: &AppState, user: &User, new_token: Option<String>) -> Response {
+    let tokens = match state.store.tokens(user.id).await {
+        Ok(t) => t,
+        Err(e) => return from_api(Some(user), e.into()),
+    };
+    let body = html! {
+        h1 { "Your account: " (user.name) }
+        @if let Some(t) = &new_token {
+            p.ok { "Your new token, shown this once: " code id="new-token" { (t) } }
+        }
+        h2 { "Tokens" }
+        div.scroll { table id="tokens" {
+            thead { tr { th { "id" } th { "label" } th { "state" } th {} } }
+            tbody { @for t in &tokens { tr {
+                td.n { (t.id) } td { (t.label) }
+                td { @if t.revoked.is_some() { "revoked" } @else { "in use" } }
+                td { @if t.revoked.is_none() {
+                    form method="post" action={ "/account/tokens/" (t.id) "/revoke" } {
+                        button type="submit" { "Revoke" }
+                    }
+                } }
+            } } }
+        } }
+        form.stack method="post" action="/account/tokens" {
+            label { "New token's label " input name="label" required maxlength="60"; }
+            button.primary type="submit" { "Make a token" }
+        }
+    };
+    Html(layout("Account", Some(user), body).into_string()).into_response()
+}
+
+#[derive(Debug, Deserialize)]
+struct NewTokenForm {
+    label: String,
+}
+
+async fn add_token(
+    State(state): State<AppState>,
+    Viewer(user): Viewer,
+    Form(form): Form<NewTokenForm>,
+) -> Response {
+    let Some(user) = user else {
+        return Redirect::to("/signin").into_response();
+    };
+    let label: String = form
+        .label
+        .chars()
+        .take(60)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if label.trim().is_empty() {
+        return error_page(
+            Some(&user),
+            StatusCode::BAD_REQUEST,
+            "give the token a label",
+        );
+    }
+    match state.store.add_token(user.id, label.trim()).await {
+        Ok((_, token)) => account_page(&state, &user, Some(token)).await,
+        Err(e) => from_api(Some(&user), e.into()),
+    }
+}
+
+async fn revoke_token(
+    State(state): State<AppState>,
+    Viewer(user): Viewer,
+    Path(id): Path<i64>,
+) -> Response {
+    let Some(user) = user else {
+        return Redirect::to("/signin").into_response();
+    };
+    match state.store.revoke_token(user.id, id).await {
+        Ok(true) => Redirect::to("/account").into_response(),
+        Ok(false) => error_page(
+            Some(&user),
+            StatusCode::NOT_FOUND,
+            &format!("you have no token {id} in use"),
+        ),
+        Err(e) => from_api(Some(&user), e.into()),
+    }
+}
