@@ -611,3 +611,79 @@ fn the_league_pages_sign_in_upload_rank_and_keep_logs_to_their_owner() {
     );
     league.stop();
 }
+
+/// A replay of more than 10,000 moves (2048 on a 6x6 board) loads and scrubs; the figures it prints
+/// are recorded in BENCHMARKS.md (this is not a timed test: it only checks the viewer keeps up).
+#[test]
+fn the_viewer_handles_a_replay_of_over_10000_moves() {
+    if !browser_here("browser::long") {
+        return;
+    }
+    let dir = scratch("browser-long");
+    let out = dir.join("replays");
+    let status = Command::new(env!("CARGO_BIN_EXE_botbox"))
+        .args([
+            "bench",
+            "2048",
+            at("strategies/lua/g2048/greedy.lua").to_str().unwrap(),
+        ])
+        .args([
+            "--size",
+            "6",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+            "--replay-dir",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let file = out.join("2048-0001.jsonl");
+    let replay = botbox::replay::read(&file).unwrap();
+    let moves = replay.turns.len();
+    assert!(moves > 10_000, "{moves} moves");
+    let frames =
+        serde_json::to_value(botbox::cli::replay::frames::frames(&replay).unwrap()).unwrap();
+    let browser = Browser::start(&dir.join("profile"));
+    let (_server, url) = view(&file);
+    browser.open(&url);
+    browser.wait_for(
+        "return document.querySelector('#board')?.dataset.frame === '0'",
+        "the long replay loads",
+    );
+    let load = browser.eval(
+        "const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd - n.startTime",
+    );
+    // 1,000 jumps spread over the whole game, timed in the page.
+    let scrub = browser.eval(&format!(
+        "const s = document.querySelector('#scrub'); const t = performance.now(); \
+         for (let i = 0; i < 1000; i++) {{ s.value = String(Math.floor(i * {moves} / 999)); \
+         s.dispatchEvent(new Event('input')); }} return performance.now() - t"
+    ));
+    assert_eq!(
+        browser.eval("return document.querySelector('#board').dataset.frame"),
+        json!(moves.to_string())
+    );
+    assert_eq!(browser.eval(READ_BOARD), frames["frames"][moves]["board"]);
+    let steps = browser.eval(
+        "const t = performance.now(); for (let i = 0; i < 200; i++) \
+         document.querySelector('#back').click(); return performance.now() - t",
+    );
+    assert_eq!(
+        browser.eval("return document.querySelector('#board').dataset.frame"),
+        json!((moves - 200).to_string())
+    );
+    assert!(browser.console_errors().is_empty());
+    eprintln!(
+        "long replay: {moves} moves, {} bytes; page loaded in {:.0} ms; 1,000 scrub jumps in {:.0} ms; \
+         200 steps back in {:.0} ms",
+        std::fs::metadata(&file).unwrap().len(),
+        load.as_f64().unwrap(),
+        scrub.as_f64().unwrap(),
+        steps.as_f64().unwrap()
+    );
+}
