@@ -687,3 +687,116 @@ fn the_viewer_handles_a_replay_of_over_10000_moves() {
         steps.as_f64().unwrap()
     );
 }
+
+#[test]
+fn report_pages_show_standings_tables_and_charts_without_console_errors() {
+    if !browser_here("browser::reports") {
+        return;
+    }
+    let dir = scratch("browser-reports");
+    let lua = |p: &str| at(&format!("strategies/lua/{p}")).display().to_string();
+    let json = |name: &str| dir.join(format!("{name}.json")).display().to_string();
+    let bs: Vec<String> = ["player1", "player2", "player3", "player4", "hoarder"]
+        .iter()
+        .map(|p| lua(&format!("bs/{p}.lua")))
+        .collect();
+    let runs: Vec<(&str, Vec<String>, usize)> = vec![
+        (
+            "worms",
+            [vec![
+                "tournament".into(),
+                "worms".into(),
+                "--players".into(),
+                lua("worms/greedy.lua"),
+                lua("worms/random.lua"),
+                "--maps".into(),
+                at("examples/worms").display().to_string(),
+                "--games".into(),
+                "2".into(),
+                "--json".into(),
+                json("worms"),
+            ]]
+            .concat(),
+            2,
+        ),
+        (
+            "bs",
+            [
+                vec!["tournament".into(), "bs".into(), "--players".into()],
+                bs,
+                vec!["--games".into(), "100".into(), "--json".into(), json("bs")],
+            ]
+            .concat(),
+            5,
+        ),
+        (
+            "dice",
+            vec![
+                "dice".into(),
+                at("examples/dice/wuerfel0.txt").display().to_string(),
+                "--json".into(),
+                json("dice"),
+            ],
+            6,
+        ),
+        (
+            "2048",
+            vec![
+                "bench".into(),
+                "2048".into(),
+                lua("g2048/greedy.lua"),
+                lua("g2048/corner.lua"),
+                "--games".into(),
+                "10".into(),
+                "--json".into(),
+                json("2048"),
+            ],
+            2,
+        ),
+    ];
+    let browser = Browser::start(&dir.join("profile"));
+    for (name, args, rows) in runs {
+        let status = Command::new(env!("CARGO_BIN_EXE_botbox"))
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{args:?}");
+        let out = dir.join(format!("{name}-report"));
+        let status = Command::new(env!("CARGO_BIN_EXE_botbox"))
+            .args(["report", &json(name), "--html", out.to_str().unwrap()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        browser.open(&format!("file://{}", out.join("index.html").display()));
+        let shown = browser.eval("return document.querySelectorAll('#standings tbody tr').length");
+        assert_eq!(shown, json!(rows), "{name}: a row per entry");
+        let charts = browser.eval("return document.querySelectorAll('.chart svg').length");
+        assert!(charts.as_u64().unwrap() >= 1, "{name}: charts");
+        let drawn = browser.eval("return document.querySelector('.chart svg').getBBox().width");
+        assert!(
+            drawn.as_f64().unwrap() > 100.0,
+            "{name}: the chart has a size"
+        );
+        if name == "worms" {
+            assert_eq!(
+                browser.eval("return document.querySelectorAll('#pairs td.heat').length"),
+                json!(4)
+            );
+        }
+        if name == "dice" {
+            assert_eq!(
+                browser.eval("return document.querySelectorAll('#matrix tbody tr').length"),
+                json!(6)
+            );
+        }
+        let errors = browser.console_errors();
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+    }
+    // `botbox view` serves a report as well.
+    let (_server, url) = view(&dir.join("worms.json"));
+    browser.open(&url);
+    let shown = browser.eval("return document.querySelectorAll('#standings tbody tr').length");
+    assert_eq!(shown, json!(2));
+}

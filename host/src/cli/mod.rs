@@ -16,6 +16,7 @@ mod merge;
 mod new;
 mod play;
 pub mod replay;
+mod report;
 mod run;
 mod schemas;
 mod versus;
@@ -58,6 +59,7 @@ enum Command {
     #[command(alias = "watch-play")]
     Show(play::WatchArgs),
     Replay(replay::Args),
+    Report(report::Args),
     Schemas(schemas::Args),
     View(view::Args),
     Watch(watch::Args),
@@ -142,6 +144,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Play(args) => play::execute_play(args),
         Command::Show(args) => play::execute_watch(args),
         Command::Replay(args) => replay::execute(args),
+        Command::Report(args) => report::execute(args),
         Command::Schemas(args) => schemas::execute(args),
         Command::View(args) => view::execute(args),
         Command::Watch(args) => watch::execute(args),

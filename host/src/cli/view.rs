@@ -14,17 +14,19 @@ use axum::routing::{get, post};
 
 use super::replay::frames::{Viewer, frames};
 
-/// Show a replay in the browser: a board per move, play/pause, step, scrub, speed, logs and faults
+/// Show a replay or a report in the browser: a board per move with play, step, scrub and logs; or
+/// a report's standings and charts
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   botbox view replays/worms-0001.jsonl            # prints http://127.0.0.1:PORT/ to open
   botbox view replays/bs-0003.jsonl --listen 127.0.0.1:8081
   botbox view replays/2048-0001.jsonl --html game.html   # one self-contained page, no server
+  botbox view standings.json                      # a report (from --json): standings and charts
 
 Keys: space plays and pauses, the arrows step, Home and End jump. The page can also open other
 replay files while `botbox view` runs.")]
 pub struct Args {
-    /// The replay file (JSON Lines, docs/replay-format.md)
+    /// The replay file (JSON Lines, docs/replay-format.md), or a report (the JSON of --json)
     replay: PathBuf,
     /// Write the page here instead of serving it
     #[arg(long, value_name = "FILE")]
@@ -53,16 +55,21 @@ pub fn page(viewer: Option<&Viewer>) -> String {
 }
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
-    let file = crate::replay::read(&args.replay)?;
-    let viewer = frames(&file).map_err(|e| anyhow::anyhow!("{}: {e:#}", args.replay.display()))?;
-    let html = page(Some(&viewer));
+    let html = match report_of(&args.replay)? {
+        // A report (one JSON document, not a replay's lines): its page, with its charts.
+        Some(report) => super::report::page(&report, None)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", args.replay.display()))?
+            .into_string(),
+        None => {
+            let file = crate::replay::read(&args.replay)?;
+            let viewer =
+                frames(&file).map_err(|e| anyhow::anyhow!("{}: {e:#}", args.replay.display()))?;
+            page(Some(&viewer))
+        }
+    };
     if let Some(out) = &args.html {
         std::fs::write(out, html).with_context(|| format!("writing {}", out.display()))?;
-        println!(
-            "wrote {} ({} moves)",
-            out.display(),
-            viewer.frames.len() - 1
-        );
+        println!("wrote {}", out.display());
         return Ok(ExitCode::SUCCESS);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -90,6 +97,20 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         anyhow::Ok(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The file as a report, if it is one: a single JSON document whose first line is not a replay's
+/// header.
+fn report_of(path: &std::path::Path) -> anyhow::Result<Option<serde_json::Value>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let first = text.lines().next().unwrap_or_default();
+    let replay = serde_json::from_str::<serde_json::Value>(first)
+        .is_ok_and(|v| v.get("type").is_some_and(|t| t == "header"));
+    if replay {
+        return Ok(None);
+    }
+    Ok(serde_json::from_str(&text).ok())
 }
 
 /// The frames of a replay the page sends (a file opened in it).

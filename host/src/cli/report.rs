@@ -1,0 +1,553 @@
+//! `botbox report REPORT.json --html DIR`: a run's report (any game's tournament, match or bench
+//! JSON) as one self-contained web page: the standings with their intervals, the pairwise results as
+//! a heat map, each entry's score over its games, and for solo games the spread of the points and of
+//! the largest tile. Charts are SVG drawn by plotters; nothing is fetched when the page opens.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+use plotters::prelude::*;
+use serde_json::Value;
+
+/// Write a run's report (the JSON of tournament, match, bench or dice) as a web page with charts
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox tournament worms --players strategies/lua/worms/*.lua --maps examples/worms/ --json worms.json
+  botbox report worms.json --html worms-report/            # then open worms-report/index.html
+  botbox bench 2048 strategies/lua/g2048/*.lua --games 50 --json bench.json --replay-dir replays/
+  botbox report bench.json --html bench-report/ --replays replays/
+  botbox dice examples/dice/wuerfel0.txt --json dice.json && botbox report dice.json --html dice-report/")]
+pub struct Args {
+    /// The report (JSON, from --json)
+    report: PathBuf,
+    /// The directory to write index.html into
+    #[arg(long, value_name = "DIR")]
+    html: PathBuf,
+    /// The run's --replay-dir, to link each game to its replay
+    #[arg(long, value_name = "DIR")]
+    replays: Option<PathBuf>,
+}
+
+pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.report)
+        .with_context(|| format!("reading {}", args.report.display()))?;
+    let report: Value = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{}:{}: {e}", args.report.display(), e.line()))?;
+    std::fs::create_dir_all(&args.html)
+        .with_context(|| format!("creating {}", args.html.display()))?;
+    let replays = args.replays.as_ref().map(|dir| pathdiff(dir, &args.html));
+    let page = page(&report, replays.as_deref())
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.report.display()))?;
+    let out = args.html.join("index.html");
+    std::fs::write(&out, page.into_string())
+        .with_context(|| format!("writing {}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The page of any report: a run's (tournament, match, bench) or the dice ranking's.
+pub(super) fn page(report: &Value, replays: Option<&str>) -> anyhow::Result<Markup> {
+    if report.get("matrix").is_some() && report.get("dice").is_some() {
+        return render_dice(report);
+    }
+    anyhow::ensure!(
+        report.get("standings").is_some() && report.get("games").is_some(),
+        "not a report (no standings and games): give the JSON of tournament, match, bench or dice"
+    );
+    render(report, replays)
+}
+
+/// `dir` as a link from a page in `from`: absolute, so it works wherever the page is opened.
+fn pathdiff(dir: &std::path::Path, _from: &std::path::Path) -> String {
+    std::fs::canonicalize(dir)
+        .unwrap_or_else(|_| dir.to_path_buf())
+        .display()
+        .to_string()
+}
+
+const CSS: &str = r#"
+* { box-sizing: border-box; }
+body { margin: 0 auto; padding: 0.8rem; max-width: 72rem; font: 15px/1.45 system-ui, sans-serif; color: #1b1b1b; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; margin: 0.5rem 0; }
+th, td { padding: 0.3rem 0.55rem; border-bottom: 1px solid #ddd; text-align: left; white-space: nowrap; }
+td.n { text-align: right; }
+td.heat { text-align: center; min-width: 3.2rem; }
+svg { max-width: 100%; height: auto; }
+.muted { color: #666; }
+"#;
+
+fn render(report: &Value, replays: Option<&str>) -> anyhow::Result<Markup> {
+    let game = report["game"].as_str().unwrap_or("?");
+    let plan = &report["plan"];
+    let standings = report["standings"].as_array().cloned().unwrap_or_default();
+    let games = report["games"].as_array().cloned().unwrap_or_default();
+    let seats = plan["seats"].as_u64().unwrap_or(2);
+    let solo = seats == 1;
+    let title = format!(
+        "{game}: {} games, {} (seed {})",
+        games.len(),
+        plan["format"].as_str().unwrap_or("run"),
+        plan["seed"]
+    );
+    let mut charts = Vec::new();
+    if solo {
+        charts.push(score_histogram(&games)?);
+        charts.push(tile_bars(&games)?);
+    } else {
+        charts.push(score_over_games(&games)?);
+    }
+    let names: Vec<String> = standings
+        .iter()
+        .filter_map(|s| s["name"].as_str().map(str::to_string))
+        .collect();
+    let pairs = report["pairs"].as_array().cloned().unwrap_or_default();
+    Ok(html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · botbox" }
+                link rel="icon" href="data:,";
+                style { (PreEscaped(CSS)) }
+            }
+            body {
+                h1 { (title) }
+                h2 { "Standings" }
+                div.scroll { table id="standings" {
+                    thead { tr {
+                        th { "#" } th { "entry" } th { "games" }
+                        @if solo { th { "mean score" } th { "± 95%" } th { "median" } }
+                        @else { th { "W-D-L" } th { "score %" } th { "win rate" } th { "95% interval" } }
+                        th { "faults" }
+                    } }
+                    tbody { @for (i, s) in standings.iter().enumerate() { tr {
+                        td.n { (i + 1) }
+                        td { (s["name"].as_str().unwrap_or("?")) }
+                        td.n { (s["games"]) }
+                        @if solo {
+                            td.n { (fmt(&s["mean_score"], 1)) }
+                            td.n { (fmt(&s["score_margin"], 1)) }
+                            td.n { (fmt(&s["median_score"], 0)) }
+                        } @else {
+                            td { (s["wins"]) "-" (s["draws"]) "-" (s["losses"]) }
+                            td.n { (fmt(&s["score"], 1)) }
+                            td.n { (fmt(&s["win_rate"], 1)) "%" }
+                            td { (fmt(&s["low"], 1)) "–" (fmt(&s["high"], 1)) "%" }
+                        }
+                        td { (faults(&s["faults"])) }
+                    } } }
+                } }
+                @if !pairs.is_empty() {
+                    h2 { "Pairs (the row's score % against the column)" }
+                    div.scroll { table id="pairs" {
+                        thead { tr { th {} @for n in &names { th { (n) } } } }
+                        tbody { @for a in &names { tr {
+                            th { (a) }
+                            @for b in &names {
+                                @let cell = pair_score(&pairs, a, b);
+                                @match cell {
+                                    Some(score) => td.heat style=(heat(score)) { (format!("{score:.0}")) },
+                                    None => td.heat { "" },
+                                }
+                            }
+                        } } }
+                    } }
+                }
+                h2 { "Charts" }
+                @for svg in &charts { div.chart { (PreEscaped(svg)) } }
+                h2 { "Games" }
+                div.scroll { table id="games" {
+                    thead { tr { th { "game" } th { "variant" } th { "players" } th { "winner" } th { "why" } th { "turns" }
+                        @if solo { th { "score" } } } }
+                    tbody { @for g in games.iter().take(1000) { tr {
+                        td.n {
+                            @match replays {
+                                Some(dir) => a href=(format!("file://{dir}/{game}-{:04}.jsonl", g["number"].as_u64().unwrap_or(0))) { (g["number"]) },
+                                None => (g["number"]),
+                            }
+                        }
+                        td { (g["variant"].as_str().unwrap_or("")) }
+                        td { (g["players"].as_array().map(|p| p.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", ")).unwrap_or_default()) }
+                        td { (g["winner"].as_str().unwrap_or("-")) }
+                        td { (g["reason"].as_str().unwrap_or("")) }
+                        td.n { (g["turns"]) }
+                        @if solo { td.n { (g["score"]) } }
+                    } } }
+                } }
+                @if games.len() > 1000 { p.muted { "The first 1,000 of " (games.len()) " games." } }
+            }
+        }
+    })
+}
+
+fn fmt(v: &Value, digits: usize) -> String {
+    v.as_f64()
+        .map_or_else(|| "-".to_string(), |x| format!("{x:.digits$}"))
+}
+
+fn faults(v: &Value) -> String {
+    let Some(map) = v.as_object() else {
+        return "none".into();
+    };
+    if map.is_empty() {
+        return "none".into();
+    }
+    let mut out = String::new();
+    for (k, n) in map {
+        let _ = write!(out, "{}{k} {n}", if out.is_empty() { "" } else { ", " });
+    }
+    out
+}
+
+/// The score % of `a` against `b` from the report's pairs.
+fn pair_score(pairs: &[Value], a: &str, b: &str) -> Option<f64> {
+    pairs.iter().find_map(|p| {
+        let score = p["score"].as_f64()?;
+        if p["a"] == a && p["b"] == b {
+            Some(score)
+        } else if p["a"] == b && p["b"] == a {
+            Some(100.0 - score)
+        } else {
+            None
+        }
+    })
+}
+
+/// Red (0%) through white (50%) to green (100%).
+fn heat(score: f64) -> String {
+    let t = (score / 100.0).clamp(0.0, 1.0);
+    let (r, g, b) = if t < 0.5 {
+        let u = t * 2.0;
+        (230.0, 120.0 + 135.0 * u, 110.0 + 145.0 * u)
+    } else {
+        let u = (t - 0.5) * 2.0;
+        (255.0 - 155.0 * u, 255.0 - 55.0 * u, 255.0 - 135.0 * u)
+    };
+    format!("background: rgb({r:.0}, {g:.0}, {b:.0})")
+}
+
+fn svg_error<E: std::fmt::Debug>(e: E) -> anyhow::Error {
+    anyhow::anyhow!("drawing a chart: {e:?}")
+}
+
+/// Each entry's cumulative score % over its games (a win 1, a draw ½).
+fn score_over_games(games: &[Value]) -> anyhow::Result<String> {
+    let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    let mut totals: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+    for g in games {
+        let players: Vec<&str> = g["players"]
+            .as_array()
+            .map(|p| p.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let winner = g["winner"].as_str();
+        for p in players {
+            let points = match winner {
+                Some(w) if w == p => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            let t = totals.entry(p.to_string()).or_default();
+            t.0 += points;
+            t.1 += 1.0;
+            series
+                .entry(p.to_string())
+                .or_default()
+                .push((t.1, 100.0 * t.0 / t.1));
+        }
+    }
+    let most = totals.values().map(|t| t.1).fold(1.0, f64::max);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, 380)).into_drawing_area();
+        root.fill(&WHITE).map_err(svg_error)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("score % over each entry's games", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(44)
+            .build_cartesian_2d(1f64..most.max(2.0), 0f64..100f64)
+            .map_err(svg_error)?;
+        chart
+            .configure_mesh()
+            .x_desc("games played")
+            .y_desc("score %")
+            .draw()
+            .map_err(svg_error)?;
+        for (i, (name, points)) in series.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().copied(),
+                    color.stroke_width(2),
+                ))
+                .map_err(svg_error)?
+                .label(name.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(svg_error)?;
+        root.present().map_err(svg_error)?;
+    }
+    Ok(svg)
+}
+
+/// Solo games: how the scores spread, per entry, in 20 bins.
+fn score_histogram(games: &[Value]) -> anyhow::Result<String> {
+    let mut by: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for g in games {
+        let name = g["players"][0].as_str().unwrap_or("?").to_string();
+        if let Some(s) = g["score"].as_f64() {
+            by.entry(name).or_default().push(s);
+        }
+    }
+    let high = by.values().flatten().copied().fold(1.0, f64::max);
+    let width = (high / 20.0).max(1.0);
+    let mut svg = String::new();
+    {
+        let counts: Vec<(String, Vec<u32>)> = by
+            .iter()
+            .map(|(n, scores)| {
+                let mut bins = vec![0u32; 21];
+                for s in scores {
+                    bins[((s / width) as usize).min(20)] += 1;
+                }
+                (n.clone(), bins)
+            })
+            .collect();
+        let top = counts
+            .iter()
+            .flat_map(|(_, b)| b.iter().copied())
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let root = SVGBackend::with_string(&mut svg, (760, 380)).into_drawing_area();
+        root.fill(&WHITE).map_err(svg_error)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("points per game", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(44)
+            .build_cartesian_2d(0f64..width * 21.0, 0u32..top + 1)
+            .map_err(svg_error)?;
+        chart
+            .configure_mesh()
+            .x_desc("points")
+            .y_desc("games")
+            .draw()
+            .map_err(svg_error)?;
+        let n = counts.len().max(1) as f64;
+        for (i, (name, bins)) in counts.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let slot = width / n;
+            chart
+                .draw_series(bins.iter().enumerate().map(|(b, &c)| {
+                    let x0 = b as f64 * width + i as f64 * slot;
+                    Rectangle::new([(x0, 0), (x0 + slot * 0.9, c)], color.filled())
+                }))
+                .map_err(svg_error)?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
+                });
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(svg_error)?;
+        root.present().map_err(svg_error)?;
+    }
+    Ok(svg)
+}
+
+/// Solo games: how often each entry's largest tile was each value.
+fn tile_bars(games: &[Value]) -> anyhow::Result<String> {
+    let mut by: BTreeMap<String, BTreeMap<u64, u32>> = BTreeMap::new();
+    for g in games {
+        let name = g["players"][0].as_str().unwrap_or("?").to_string();
+        if let Some(t) = g["details"]["max_tile"].as_u64() {
+            *by.entry(name).or_default().entry(t).or_default() += 1;
+        }
+    }
+    let tiles: Vec<u64> = {
+        let mut t: Vec<u64> = by.values().flat_map(|m| m.keys().copied()).collect();
+        t.sort_unstable();
+        t.dedup();
+        t
+    };
+    let top = by
+        .values()
+        .flat_map(|m| m.values().copied())
+        .max()
+        .unwrap_or(1);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, 340)).into_drawing_area();
+        root.fill(&WHITE).map_err(svg_error)?;
+        let k = tiles.len().max(1) as f64;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("largest tile per game", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(44)
+            .build_cartesian_2d(0f64..k, 0u32..top + 1)
+            .map_err(svg_error)?;
+        let labels = tiles.clone();
+        chart
+            .configure_mesh()
+            .x_labels(tiles.len().max(1))
+            .x_label_formatter(&|x| {
+                labels
+                    .get(*x as usize)
+                    .map_or_else(String::new, |t| t.to_string())
+            })
+            .x_desc("largest tile")
+            .y_desc("games")
+            .draw()
+            .map_err(svg_error)?;
+        let n = by.len().max(1) as f64;
+        for (i, (name, counts)) in by.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let slot = 1.0 / n;
+            chart
+                .draw_series(tiles.iter().enumerate().map(|(j, t)| {
+                    let c = counts.get(t).copied().unwrap_or(0);
+                    let x0 = j as f64 + i as f64 * slot;
+                    Rectangle::new([(x0, 0), (x0 + slot * 0.9, c)], color.filled())
+                }))
+                .map_err(svg_error)?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
+                });
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(svg_error)?;
+        root.present().map_err(svg_error)?;
+    }
+    Ok(svg)
+}
+
+/// The dice ranking (`botbox dice --json`): the standings, the head-to-head matrix as a heat map and
+/// each die's mean win rate with its interval.
+fn render_dice(report: &Value) -> anyhow::Result<Markup> {
+    let dice = report["dice"].as_array().cloned().unwrap_or_default();
+    let standings = report["standings"].as_array().cloned().unwrap_or_default();
+    let matrix = report["matrix"].as_array().cloned().unwrap_or_default();
+    let name = |d: u64| format!("D{}", d + 1);
+    let title = format!(
+        "dice ranking: {} dice, {} games (seed {})",
+        dice.len(),
+        report["games"],
+        report["config"]["seed"]
+    );
+    let mut svg = String::new();
+    {
+        let rows: Vec<(String, f64, f64)> = standings
+            .iter()
+            .map(|s| {
+                (
+                    name(s["die"].as_u64().unwrap_or(0)),
+                    100.0 * s["mean_win"].as_f64().unwrap_or(0.0),
+                    100.0 * s["mean_win_half_width"].as_f64().unwrap_or(0.0),
+                )
+            })
+            .collect();
+        let root = SVGBackend::with_string(&mut svg, (760, 340)).into_drawing_area();
+        root.fill(&WHITE).map_err(svg_error)?;
+        let k = rows.len().max(1) as f64;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "mean win rate against the other dice (± 95%)",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(44)
+            .build_cartesian_2d(0f64..k, 0f64..100f64)
+            .map_err(svg_error)?;
+        let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+        chart
+            .configure_mesh()
+            .x_labels(rows.len().max(1))
+            .x_label_formatter(&|x| labels.get(*x as usize).cloned().unwrap_or_default())
+            .y_desc("win %")
+            .draw()
+            .map_err(svg_error)?;
+        let color = Palette99::pick(0).to_rgba();
+        chart
+            .draw_series(rows.iter().enumerate().map(|(i, r)| {
+                Rectangle::new(
+                    [(i as f64 + 0.1, 0.0), (i as f64 + 0.9, r.1)],
+                    color.filled(),
+                )
+            }))
+            .map_err(svg_error)?;
+        chart
+            .draw_series(rows.iter().enumerate().map(|(i, r)| {
+                ErrorBar::new_vertical(i as f64 + 0.5, r.1 - r.2, r.1, r.1 + r.2, BLACK, 8)
+            }))
+            .map_err(svg_error)?;
+        root.present().map_err(svg_error)?;
+    }
+    Ok(html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · botbox" }
+                link rel="icon" href="data:,";
+                style { (PreEscaped(CSS)) }
+            }
+            body {
+                h1 { (title) }
+                h2 { "Standings" }
+                div.scroll { table id="standings" {
+                    thead { tr { th { "#" } th { "die" } th { "faces" } th { "mean win" } th { "± 95%" } th { "beats" } } }
+                    tbody { @for (i, s) in standings.iter().enumerate() {
+                        @let d = s["die"].as_u64().unwrap_or(0);
+                        tr {
+                            td.n { (i + 1) }
+                            td { (name(d)) }
+                            td { (dice.get(d as usize).map(Value::to_string).unwrap_or_default()) }
+                            td.n { (format!("{:.1}%", 100.0 * s["mean_win"].as_f64().unwrap_or(0.0))) }
+                            td.n { (format!("{:.1}", 100.0 * s["mean_win_half_width"].as_f64().unwrap_or(0.0))) }
+                            td { (s["beats"].as_array().map(|b| b.iter().filter_map(Value::as_u64).map(name).collect::<Vec<_>>().join(" ")).unwrap_or_default()) }
+                        }
+                    } }
+                } }
+                h2 { "Head to head (the row's win % against the column)" }
+                div.scroll { table id="matrix" {
+                    thead { tr { th {} @for j in 0..matrix.len() { th { (name(j as u64)) } } } }
+                    tbody { @for (i, row) in matrix.iter().enumerate() { tr {
+                        th { (name(i as u64)) }
+                        @for cell in row.as_array().cloned().unwrap_or_default() {
+                            @match cell.as_f64() {
+                                Some(share) => td.heat style=(heat(100.0 * share)) { (format!("{:.0}", 100.0 * share)) },
+                                None => td.heat { "" },
+                            }
+                        }
+                    } } }
+                } }
+                h2 { "Charts" }
+                div.chart { (PreEscaped(svg)) }
+            }
+        }
+    })
+}
