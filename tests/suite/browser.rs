@@ -559,6 +559,11 @@ fn the_league_pages_sign_in_upload_rank_and_keep_logs_to_their_owner() {
     browser.open(&format!("{url}/bot/web-logger"));
     let page = body_text(&browser);
     assert!(page.contains("logger picks column"), "{page}");
+    assert_eq!(
+        browser.eval("return document.querySelectorAll('.chart svg').length"),
+        json!(1),
+        "the bot's rating over its games"
+    );
     let game: String = browser
         .eval("return document.querySelector('#games a').textContent")
         .as_str()

@@ -16,7 +16,7 @@ mod merge;
 mod new;
 mod play;
 pub mod replay;
-mod report;
+pub mod report;
 mod run;
 mod schemas;
 mod versus;

@@ -261,22 +261,52 @@ fn score_over_games(games: &[Value]) -> anyhow::Result<String> {
                 .push((t.1, 100.0 * t.0 / t.1));
         }
     }
-    let most = totals.values().map(|t| t.1).fold(1.0, f64::max);
+    let series: Vec<(String, Vec<(f64, f64)>)> = series.into_iter().collect();
+    line_chart(
+        "score % over each entry's games",
+        "games played",
+        "score %",
+        &series,
+        Some((0.0, 100.0)),
+    )
+}
+
+/// A line chart of named series as SVG (the league's bot pages draw ratings with it too).
+pub fn line_chart(
+    caption: &str,
+    x_desc: &str,
+    y_desc: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+    y_range: Option<(f64, f64)>,
+) -> anyhow::Result<String> {
+    let points = || series.iter().flat_map(|(_, p)| p.iter().copied());
+    let x_max = points().map(|p| p.0).fold(1.0, f64::max).max(2.0);
+    let x_min = points().map(|p| p.0).fold(x_max, f64::min).min(x_max - 1.0);
+    let (y_min, y_max) = y_range.unwrap_or_else(|| {
+        let lo = points().map(|p| p.1).fold(f64::INFINITY, f64::min);
+        let hi = points().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+        if lo.is_finite() && hi.is_finite() {
+            let pad = ((hi - lo) * 0.1).max(1.0);
+            (lo - pad, hi + pad)
+        } else {
+            (0.0, 1.0)
+        }
+    });
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (760, 380)).into_drawing_area();
         root.fill(&WHITE).map_err(svg_error)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption("score % over each entry's games", ("sans-serif", 18))
+            .caption(caption, ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(36)
-            .y_label_area_size(44)
-            .build_cartesian_2d(1f64..most.max(2.0), 0f64..100f64)
+            .y_label_area_size(52)
+            .build_cartesian_2d(x_min..x_max, y_min..y_max)
             .map_err(svg_error)?;
         chart
             .configure_mesh()
-            .x_desc("games played")
-            .y_desc("score %")
+            .x_desc(x_desc)
+            .y_desc(y_desc)
             .draw()
             .map_err(svg_error)?;
         for (i, (name, points)) in series.iter().enumerate() {

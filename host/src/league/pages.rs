@@ -81,6 +81,7 @@ form.stack { display: grid; gap: 0.6rem; max-width: 28rem; }
 input, select, button.primary { font: inherit; padding: 0.4rem; }
 pre.log { background: #fff; border: 1px solid #ddd; padding: 0.4rem; max-height: 12rem; overflow: auto; white-space: pre-wrap; }
 .muted { color: #666; }
+.chart svg { max-width: 100%; height: auto; }
 "#;
 
 fn layout(title: &str, user: Option<&User>, body: Markup) -> Markup {
@@ -215,7 +216,7 @@ async fn bot(
     let owner = user.as_ref().is_some_and(|u| u.id == bot.owner_id);
     let (versions, results) = match (
         state.store.versions(bot.id).await,
-        state.store.results(Some(bot.id), false, 20).await,
+        state.store.results(Some(bot.id), false, 50).await,
     ) {
         (Ok(v), Ok(r)) => (v, r),
         (Err(e), _) | (_, Err(e)) => return from_api(user.as_ref(), e.into()),
@@ -231,6 +232,32 @@ async fn bot(
         };
         games.push((summary(g, user.as_ref()), logs));
     }
+    // The rating after each of its recent games, oldest first, per version.
+    let mut by_version: std::collections::BTreeMap<i64, Vec<(f64, f64)>> = Default::default();
+    for (i, g) in results.iter().rev().enumerate() {
+        for s in g.seats.iter().filter(|s| s.bot == bot.name) {
+            by_version
+                .entry(s.version)
+                .or_default()
+                .push((i as f64 + 1.0, s.rating_after));
+        }
+    }
+    let series: Vec<(String, Vec<(f64, f64)>)> = by_version
+        .into_iter()
+        .map(|(v, points)| (format!("v{v}"), points))
+        .collect();
+    let chart = if series.iter().any(|(_, p)| p.len() > 1) {
+        crate::cli::report::line_chart(
+            "rating after each recent game (what the ladder sorts by)",
+            "recent games",
+            "rating",
+            &series,
+            None,
+        )
+        .ok()
+    } else {
+        None
+    };
     let body = html! {
         h1 { (bot.name) }
         p { (bot.game) " bot of " strong { (bot.owner) }
@@ -249,11 +276,12 @@ async fn bot(
                 td.n { (v.faults) }
             } } }
         } }
+        @if let Some(svg) = &chart { div.chart { (PreEscaped(svg)) } }
         h2 { "Recent games" }
         @if games.is_empty() { p.muted { "No games yet." } }
         div.scroll { table id="games" {
             thead { tr { th { "game" } th { "variant" } th { "players" } th { "winner" } th { "why" } th { "faults" } } }
-            tbody { @for (g, _) in &games { tr {
+            tbody { @for (g, _) in games.iter().take(20) { tr {
                 td { a href={ "/game/" (g.id) } { (g.id) } }
                 td { (g.variant) }
                 td { (g.players.join(", ")) }
@@ -264,7 +292,7 @@ async fn bot(
         } }
         @if owner {
             h2 { "Your bot's logs" }
-            @for (g, logs) in &games {
+            @for (g, logs) in games.iter().take(20) {
                 @for (seat, lines) in logs.iter().enumerate() {
                     @if !lines.is_empty() {
                         p { "game " a href={ "/game/" (g.id) } { (g.id) } ", " (g.players[seat]) }
