@@ -4,14 +4,13 @@
 //! Without `/usr/bin/chromium` and `/usr/bin/chromedriver` these tests say so and pass, unless
 //! `BOTBOX_REQUIRE_BROWSER` is set (CI installs both and sets it, so there they cannot be skipped).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{at, scratch};
+use crate::util::{announced_url, at, scratch};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -220,15 +219,7 @@ fn view(file: &Path) -> (Process, String) {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
+    let url = announced_url(&mut child);
     (Process(child), url)
 }
 

@@ -6,14 +6,13 @@
 //! the variable the PostgreSQL tests say so and pass, unless `BOTBOX_REQUIRE_POSTGRES` is set (CI
 //! sets it, so there they cannot be skipped).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::{at, guest_wasm, repo, scratch};
+use crate::util::{announced_url, at, guest_wasm, repo, scratch};
 
 /// A running `botbox league serve`.
 pub(crate) struct League {
@@ -43,15 +42,7 @@ impl League {
             ))
             .spawn()
             .expect("starting botbox league serve");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        let url = announced_url(&mut child);
         League {
             child,
             url,

@@ -98,3 +98,17 @@ pub fn guest_wasm(package: &str) -> PathBuf {
     });
     dir.join(format!("{}.wasm", package.replace('-', "_")))
 }
+
+/// The `http://...` address a server child prints on its first line of standard output
+/// (`botbox league serve`, `botbox view`).
+pub fn announced_url(child: &mut std::process::Child) -> String {
+    use std::io::BufRead;
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout is piped"))
+        .read_line(&mut line)
+        .unwrap();
+    line.split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string()
+}

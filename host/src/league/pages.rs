@@ -221,8 +221,9 @@ async fn bot(
         (Ok(v), Ok(r)) => (v, r),
         (Err(e), _) | (_, Err(e)) => return from_api(user.as_ref(), e.into()),
     };
+    // The table shows 20 games; the chart uses all 50 (their ratings are in the rows already).
     let mut games = Vec::new();
-    for g in &results {
+    for g in results.iter().take(20) {
         let logs = if owner {
             seat_logs(&state, g, user.as_ref())
                 .await
@@ -281,7 +282,7 @@ async fn bot(
         @if games.is_empty() { p.muted { "No games yet." } }
         div.scroll { table id="games" {
             thead { tr { th { "game" } th { "variant" } th { "players" } th { "winner" } th { "why" } th { "faults" } } }
-            tbody { @for (g, _) in games.iter().take(20) { tr {
+            tbody { @for (g, _) in &games { tr {
                 td { a href={ "/game/" (g.id) } { (g.id) } }
                 td { (g.variant) }
                 td { (g.players.join(", ")) }
@@ -292,7 +293,7 @@ async fn bot(
         } }
         @if owner {
             h2 { "Your bot's logs" }
-            @for (g, logs) in games.iter().take(20) {
+            @for (g, logs) in &games {
                 @for (seat, lines) in logs.iter().enumerate() {
                     @if !lines.is_empty() {
                         p { "game " a href={ "/game/" (g.id) } { (g.id) } ", " (g.players[seat]) }

@@ -199,8 +199,9 @@ pub async fn fill(store: &Store, game: &str, config: &MatchConfig) -> anyhow::Re
         .collect();
     // Jobs already waiting count as games, so one round does not pick the same bots each time.
     let mut added = 0;
-    for _ in pending..config.queue {
-        let number = store.job_count().await? as u64 + 1;
+    // Game numbers follow the jobs table (one matchmaker adds jobs, so counting once is enough).
+    let first = store.job_count().await? as u64 + 1;
+    for number in (first..).take((config.queue - pending) as usize) {
         let mut rng = crate::games::rng(derive_seed(config.seed, number));
         let Some(table) = matchmaker::pick(&candidates, seats, &mut rng) else {
             break;
