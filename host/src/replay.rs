@@ -92,6 +92,8 @@ pub struct Replay {
     cut: Option<usize>,
     /// The cap on turn bytes: [`MAX_TURN_BYTES`].
     cap: usize,
+    /// How many lines each seat had logged by the last turn that said so ([`Replay::turn_logged`]).
+    logged: Vec<usize>,
 }
 
 impl Replay {
@@ -102,6 +104,7 @@ impl Replay {
             turn_bytes: 0,
             cut: None,
             cap: MAX_TURN_BYTES,
+            logged: Vec::new(),
         }
     }
 
@@ -110,6 +113,31 @@ impl Replay {
             return;
         }
         let value = serde_json::to_value(turn).expect("turns serialize to JSON objects");
+        self.push_turn(value);
+    }
+
+    /// Records a turn and, when any seat logged since the last turn, how many lines each seat had
+    /// logged by its end: the field `logged` (one count per seat), which ties every log line in the
+    /// end line to the move that produced it. The counts are taken as the turn is recorded, so a
+    /// line logged in between (while hearing of a move) counts with the next turn.
+    pub fn turn_logged<T: Serialize>(&mut self, turn: &T, logged: &[usize]) {
+        if self.cut.is_some() {
+            return;
+        }
+        let mut value = serde_json::to_value(turn).expect("turns serialize to JSON objects");
+        if self.logged.len() != logged.len() {
+            self.logged = vec![0; logged.len()];
+        }
+        if logged != self.logged.as_slice() {
+            self.logged.copy_from_slice(logged);
+            if let Value::Object(fields) = &mut value {
+                fields.insert("logged".into(), logged.into());
+            }
+        }
+        self.push_turn(value);
+    }
+
+    fn push_turn(&mut self, value: Value) {
         let text = line(&Line::Turn(value));
         if self.turn_bytes + text.len() > self.cap {
             self.cut = Some(self.lines.len() - 1);

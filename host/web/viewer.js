@@ -5,6 +5,8 @@
   const READS = 1; // the replay format version this viewer reads
   const $ = (id) => document.getElementById(id);
   let data = null, at = 0, timer = null;
+  // Each seat's log lines as elements, and the ones lit for the frame shown.
+  let lineElements = [], lit = [];
 
   function message(text) {
     $("message").textContent = text;
@@ -56,9 +58,49 @@
     const omni = $("omniscient").checked && f.hidden;
     $("hidden").hidden = !omni;
     $("hidden").textContent = omni ? f.hidden : "";
+    showLog(f);
     $("scrub").value = String(at);
     $("position").textContent = at + " / " + (data.frames.length - 1);
     if (at === data.frames.length - 1 && data.end) $("position").textContent += " · " + data.end;
+  }
+
+  // The log lines the frame's move produced, beside it, and lit in the whole log; at the last
+  // frame, the faults too.
+  function showLog(f) {
+    for (const el of lit) el.classList.remove("now");
+    lit = [];
+    const box = $("move-log");
+    box.textContent = "";
+    for (const l of f.log || []) {
+      const els = (lineElements[l.seat] || []).slice(l.from, l.to);
+      if (!els.length) continue;
+      const div = document.createElement("div");
+      div.className = "logged";
+      const who = document.createElement("strong");
+      who.textContent = "seat " + l.seat + " (" + (data.players[l.seat] || "?") + ") logged:";
+      const pre = document.createElement("pre");
+      pre.textContent = els.map((el) => el.textContent).join("\n");
+      div.append(who, pre);
+      box.appendChild(div);
+      for (const el of els) { el.classList.add("now"); lit.push(el); }
+    }
+    // Scroll each lit seat's log to its first lit line, inside the log box only (not the page).
+    const scrolled = new Set();
+    for (const el of lit) {
+      const pre = el.parentElement;
+      if (scrolled.has(pre)) continue;
+      scrolled.add(pre);
+      pre.scrollTop = Math.max(0, el.offsetTop - pre.clientHeight / 3);
+    }
+    if (at === data.frames.length - 1) {
+      data.faults.forEach((fault, seat) => {
+        if (!fault) return;
+        const p = document.createElement("p");
+        p.className = "fault";
+        p.textContent = "seat " + seat + " (" + (data.players[seat] || "?") + ") fault: " + fault;
+        box.appendChild(p);
+      });
+    }
   }
 
   function play() {
@@ -89,6 +131,8 @@
     $("end").textContent = d.end ? "End: " + d.end : "The replay has no end line (the game was cut short).";
     const logs = $("logs");
     logs.textContent = "";
+    lineElements = [];
+    lit = [];
     d.players.forEach((p, seat) => {
       const div = document.createElement("div");
       div.className = "seat";
@@ -100,7 +144,13 @@
       const lines = d.logs[seat] || [];
       const pre = document.createElement("pre");
       pre.className = "log";
-      pre.textContent = lines.length ? lines.join("\n") : "(no log lines)";
+      lineElements[seat] = lines.map((line) => {
+        const span = document.createElement("span");
+        span.textContent = line;
+        pre.appendChild(span);
+        return span;
+      });
+      if (!lines.length) pre.textContent = "(no log lines)";
       div.appendChild(pre);
       logs.appendChild(div);
     });

@@ -233,26 +233,41 @@ end
 return M
 "#;
 
-/// Records one replay of every registered game and returns them by game.
+/// A bundled Lua strategy that also logs `decision K` each time its function `function` is
+/// called (K from 1), written into `dir`: the viewer must show each such line beside its move.
+fn counting(dir: &Path, bundled: &str, function: &str) -> String {
+    let source = std::fs::read_to_string(at(&format!("strategies/lua/{bundled}"))).unwrap();
+    let wrapped = format!(
+        "local inner = (function()\n{source}\nend)()\n\
+         local M, k = {{}}, 0\n\
+         for name, f in pairs(inner) do M[name] = f end\n\
+         function M.{function}(obs)\n\tk += 1\n\tprint(\"decision \" .. k)\n\treturn inner.{function}(obs)\nend\n\
+         return M\n"
+    );
+    let file = dir.join(format!("counting-{}", bundled.replace('/', "-")));
+    std::fs::write(&file, wrapped).unwrap();
+    file.display().to_string()
+}
+
+/// Records one replay of every registered game and returns them by game. One seat is always a
+/// bundled strategy that logs `decision K` at each decision ([`counting`]), seated where the run
+/// puts its first entry.
 fn replays(dir: &Path) -> Vec<(String, PathBuf)> {
     let lua = |p: &str| at(&format!("strategies/lua/{p}")).display().to_string();
-    let logger = dir.join("logger.lua");
-    std::fs::write(&logger, LOGGER).unwrap();
-    let logger = logger.display().to_string();
     let out = dir.join("replays");
     let out_s = out.display().to_string();
     let runs: Vec<Vec<String>> = vec![
         vec![
             "bench".into(),
             "2048".into(),
-            lua("g2048/greedy.lua"),
+            counting(dir, "g2048/greedy.lua", "choose_move"),
             "--games".into(),
             "1".into(),
         ],
         vec![
             "match".into(),
             "worms".into(),
-            lua("worms/greedy.lua"),
+            counting(dir, "worms/greedy.lua", "choose_move"),
             lua("worms/random.lua"),
             "--map".into(),
             at("examples/worms/arena.txt").display().to_string(),
@@ -262,7 +277,7 @@ fn replays(dir: &Path) -> Vec<(String, PathBuf)> {
         vec![
             "match".into(),
             "connect4".into(),
-            logger,
+            counting(dir, "connect4/center.lua", "choose_move"),
             lua("connect4/random.lua"),
             "--games".into(),
             "1".into(),
@@ -270,7 +285,7 @@ fn replays(dir: &Path) -> Vec<(String, PathBuf)> {
         vec![
             "match".into(),
             "bs".into(),
-            lua("bs/player1.lua"),
+            counting(dir, "bs/player1.lua", "play"),
             lua("bs/player2.lua"),
             lua("bs/player3.lua"),
             lua("bs/player4.lua"),
@@ -280,7 +295,7 @@ fn replays(dir: &Path) -> Vec<(String, PathBuf)> {
         vec![
             "match".into(),
             "dice".into(),
-            lua("dice/frontmost.lua"),
+            counting(dir, "dice/frontmost.lua", "choose_move"),
             lua("dice/capture_first.lua"),
             "--die".into(),
             "1".into(),
@@ -413,14 +428,69 @@ fn the_viewer_steps_scrubs_and_shows_every_game_as_the_engine_played_it() {
             "space plays",
         );
         browser.press(" ");
-        // The seats' logs are beside the board.
-        if game == "connect4" {
-            let logs = browser.eval("return document.querySelector('#logs').textContent");
-            assert!(
-                logs.as_str().unwrap().contains("logger picks column"),
-                "{logs}"
+        // The seats' logs are beside the board, and each line beside the move that produced it:
+        // stepping from the start, the counting bot's `decision K` lines appear once each, in
+        // order, only at its own moves (2048: decision K at move K).
+        let logs = browser.eval("return document.querySelector('#logs').textContent");
+        assert!(logs.as_str().unwrap().contains("decision 1"), "{logs}");
+        browser.press("\u{E011}");
+        let logger = replay
+            .header
+            .strategies
+            .iter()
+            .position(|s| s.path.contains("counting-"))
+            .unwrap();
+        let mut seen = 0;
+        for n in 1..=frames.len().min(40) - 1 {
+            browser.press("\u{E014}");
+            browser.wait_for(
+                &format!("return document.querySelector('#board').dataset.frame === '{n}'"),
+                "→ steps forward",
+            );
+            let beside = browser.eval("return document.querySelector('#move-log').innerText");
+            let decisions: Vec<usize> = beside
+                .as_str()
+                .unwrap()
+                .lines()
+                .filter_map(|l| l.strip_prefix("decision "))
+                .map(|k| k.trim().parse().unwrap())
+                .collect();
+            if decisions.is_empty() {
+                continue;
+            }
+            let seat = replay.turns[n - 1]["seat"].as_u64().unwrap_or(0) as usize;
+            assert_eq!(
+                seat, logger,
+                "{game}: move {n} is seat {seat}'s, yet shows {decisions:?}"
+            );
+            assert_eq!(
+                decisions,
+                ((seen + 1)..=(seen + decisions.len())).collect::<Vec<_>>(),
+                "{game}: move {n}"
+            );
+            if game == "2048" {
+                assert_eq!(decisions, [n], "2048: move {n}");
+            }
+            seen += decisions.len();
+            let lit = browser.eval(
+                "return [...document.querySelectorAll('#logs span.now')].map(s => s.textContent)",
+            );
+            let lit: Vec<&str> = lit
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l.as_str().unwrap())
+                .collect();
+            assert_eq!(
+                lit,
+                decisions
+                    .iter()
+                    .map(|k| format!("decision {k}"))
+                    .collect::<Vec<_>>(),
+                "{game}: move {n} lit in the whole log"
             );
         }
+        assert!(seen >= 1, "{game}: no move showed its log line");
         if game == "bs" {
             browser.eval("document.querySelector('#scrub').value = '1'; document.querySelector('#scrub').dispatchEvent(new Event('input')); return true");
             assert_eq!(

@@ -31,6 +31,10 @@ pub trait Player {
     fn observe(&mut self, event: &Event) -> Result<(), Fault>;
     /// The strategy's log for the game.
     fn log(&self) -> Vec<String>;
+    /// How many lines [`Player::log`] holds.
+    fn log_len(&self) -> usize {
+        self.log().len()
+    }
 }
 
 /// A strategy instance playing BS.
@@ -86,6 +90,10 @@ impl Player for Hosted {
 
     fn log(&self) -> Vec<String> {
         self.instance.log()
+    }
+
+    fn log_len(&self) -> usize {
+        self.instance.log_len()
     }
 }
 
@@ -196,7 +204,10 @@ fn play_turns<P: Player>(
         }
         let resolution = game.resolve(calls).expect("a play waits for its calls");
         if let Some(r) = replay.as_deref_mut() {
-            r.turn(&Turn::of(&resolution, game));
+            r.turn_logged(
+                &Turn::of(&resolution, game),
+                &players.each_ref().map(P::log_len),
+            );
         }
         if !game.is_over() {
             tell(players, &resolution.event())?;

@@ -78,14 +78,18 @@ pub fn play_free(
                     .play(mv)
                     .expect("the move was checked against the legal ones");
                 if let Some(r) = replay.as_deref_mut() {
-                    r.turn(&Turn {
+                    let logged = agents
+                        .each_ref()
+                        .map(|a| a.as_ref().map_or(0, Instance::log_len));
+                    let turn = Turn {
                         n: game.turns(),
                         seat: turn.seat,
                         face: turn.roll.face,
                         mv: turn.mv,
                         captured: turn.captured,
                         places: [game.position().places(0), game.position().places(1)],
-                    });
+                    };
+                    r.turn_logged(&turn, &logged);
                 }
             }
         }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::games::g2048::{Direction, Game, MOVE_CAP, Step};
 use crate::games::seat_seed;
 use crate::replay::{self, Replay};
-use crate::runtime::{Fault, FaultKind, Setup, Strategy};
+use crate::runtime::{Fault, FaultKind, Instance, Setup, Strategy};
 
 /// The outcome of one game. Everything here but `time` is a function of (strategy, size, seed).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -82,9 +82,7 @@ pub fn play(
     let fault = match strategy.instantiate(&setup) {
         Err(fault) => Some(fault),
         Ok(mut bot) => {
-            let fault = run(&mut state, &mut time, replay.as_mut(), |obs| {
-                bot.call("choose_move", obs)
-            });
+            let fault = run(&mut state, &mut time, replay.as_mut(), &mut bot);
             if let Some(r) = replay.as_mut() {
                 r.logs = vec![bot.log()];
             }
@@ -114,12 +112,12 @@ fn run(
     state: &mut Game,
     time: &mut Duration,
     mut replay: Option<&mut Replay>,
-    mut decide: impl FnMut(&crate::games::g2048::Observation) -> Result<Direction, Fault>,
+    bot: &mut Instance,
 ) -> Option<Fault> {
     while !state.is_over() && state.moves() < MOVE_CAP {
         let obs = state.observation();
         let started = Instant::now();
-        let answer = decide(&obs);
+        let answer = bot.call::<_, Direction>("choose_move", &obs);
         *time += started.elapsed();
         let dir = match answer {
             Ok(dir) => dir,
@@ -138,7 +136,7 @@ fn run(
             }
         };
         if let Some(r) = replay.as_deref_mut() {
-            r.turn(&Turn::after(state, obs.board, dir, &step));
+            r.turn_logged(&Turn::after(state, obs.board, dir, &step), &[bot.log_len()]);
         }
     }
     None

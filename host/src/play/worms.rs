@@ -79,6 +79,13 @@ impl Agent {
             Agent::Text(bot) => bot.log(),
         }
     }
+
+    fn log_len(&self) -> usize {
+        match self {
+            Agent::Hosted(instance) => instance.log_len(),
+            Agent::Text(bot) => bot.instance().log_len(),
+        }
+    }
 }
 
 /// Plays one game on `map` between `players` (seat order), seeded with `seed`, after the random
@@ -163,7 +170,7 @@ pub fn play_game(
             agent.record(&turn);
         }
         if let Some(r) = replay.as_deref_mut() {
-            r.turn(&turn);
+            r.turn_logged(&turn, &[agents[0].log_len(), agents[1].log_len()]);
         }
         watch(&game, Some(&turn));
     }

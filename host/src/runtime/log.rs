@@ -24,6 +24,11 @@ impl Log {
         &self.lines
     }
 
+    /// How many lines so far (the truncation notice included).
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
+    }
+
     /// Adds a line, itself cut to [`super::fault::MAX_MESSAGE`] bytes.
     pub fn push(&mut self, line: String) {
         if self.truncated {

@@ -193,6 +193,16 @@ impl Instance {
         }
     }
 
+    /// How many lines [`Instance::log`] holds, without copying them: a replay records, per move, how
+    /// many lines each seat had logged by then.
+    pub fn log_len(&self) -> usize {
+        match &self.backend {
+            Backend::Lua(i) => i.log_len(),
+            Backend::Wasm(i) => i.log_len(),
+            Backend::Process(p) => p.log_len(),
+        }
+    }
+
     /// The running program of an external program strategy, for a game that speaks its own text
     /// protocol with it ([`program::Process::exchange`]); `None` for Lua and WASM.
     pub fn process(&mut self) -> Option<&mut program::Process> {

@@ -250,6 +250,11 @@ impl Process {
         self.lock_stderr().log.lines().to_vec()
     }
 
+    /// How many lines [`Process::log`] holds.
+    pub fn log_len(&self) -> usize {
+        self.lock_stderr().log.line_count()
+    }
+
     fn lock_stderr(&self) -> std::sync::MutexGuard<'_, Stderr> {
         self.stderr.lock().unwrap_or_else(|e| e.into_inner())
     }

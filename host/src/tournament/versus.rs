@@ -91,6 +91,8 @@ impl Playable for Versus {
         let variant = &self.variants[game.variant];
         let strategies = super::hosted::two(players);
         let mut turns = Vec::new();
+        // How many lines each seat had logged by each recorded turn.
+        let mut logged = [0; 2];
         let seats = strategies.map(Player::Bot);
         let opening = Opening::for_pair(self.openings, self.seed, game.round);
         let played = generic::play(
@@ -99,17 +101,19 @@ impl Playable for Versus {
             &seats,
             game.seed,
             opening,
-            false,
+            record,
             &mut |step: &Step| {
                 if record {
-                    turns.push(json!({
+                    logged[step.seat as usize] += step.log.len();
+                    let turn = json!({
                         "n": step.n,
                         "seat": step.seat,
                         "function": step.function,
                         "action": step.action,
                         "event": step.event,
                         "opening": step.opening,
-                    }));
+                    });
+                    turns.push((turn, logged));
                 }
             },
         )
@@ -140,8 +144,8 @@ impl Playable for Versus {
             let mut r = Replay::new(header(
                 self.rules, variant, strategies, number, game.seed, start,
             ));
-            for turn in &turns {
-                r.turn(turn);
+            for (turn, logged) in &turns {
+                r.turn_logged(turn, logged);
             }
             r.logs = played.logs;
             r.finish(&json!({ "outcome": played.outcome, "ending": ending }));

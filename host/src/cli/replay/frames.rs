@@ -42,6 +42,18 @@ pub struct Frame {
     /// What only an omniscient viewer may see (BS: the cards played and who wanted to call).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hidden: Option<String>,
+    /// The log lines the move produced, per seat (the last frame also takes the lines logged after
+    /// the last recorded move, such as those of a decision that faulted).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub log: Vec<Logged>,
+}
+
+/// Lines `from..to` of seat `seat`'s log ([`Viewer::logs`]).
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct Logged {
+    pub seat: usize,
+    pub from: usize,
+    pub to: usize,
 }
 
 /// A board: a grid of cells (each a short text, empty for an empty cell) or lines of text.
@@ -57,7 +69,7 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
     super::render(file, Some(0))?;
     let h = &file.header;
     let contract = h.params.get("variant").is_some();
-    let frames = match h.game.as_str() {
+    let mut frames = match h.game.as_str() {
         _ if contract => contract_frames(file)?,
         "2048" => g2048_frames(file),
         "dice" => dice_frames(file),
@@ -91,6 +103,12 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
                 .unwrap_or_default()
         })
         .unwrap_or_default();
+    let logs = file
+        .end
+        .as_ref()
+        .map(|e| e.logs.clone())
+        .unwrap_or_default();
+    attach_logs(&mut frames, &file.turns, &logs);
     Ok(Viewer {
         format: h.format.clone(),
         version: h.version,
@@ -99,13 +117,43 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
         players: h.strategies.iter().map(|s| s.name.clone()).collect(),
         frames,
         end: result.map(describe_end),
-        logs: file
-            .end
-            .as_ref()
-            .map(|e| e.logs.clone())
-            .unwrap_or_default(),
+        logs,
         faults,
     })
+}
+
+/// Ties each seat's log lines to the moves that produced them, from the turns' `logged` counts
+/// (how many lines each seat had logged by that turn, `docs/replay-format.md`). Counts beyond the
+/// log (a league replay without another owner's lines) or going back are ignored; what no turn
+/// claims goes with the last frame.
+fn attach_logs(frames: &mut [Frame], turns: &[Value], logs: &[Vec<String>]) {
+    let mut before = vec![0; logs.len()];
+    let claim = |frame: &mut Frame, seat: usize, before: &mut usize, count: usize| {
+        let to = count.min(logs[seat].len());
+        if to > *before {
+            frame.log.push(Logged {
+                seat,
+                from: *before,
+                to,
+            });
+            *before = to;
+        }
+    };
+    for (i, frame) in frames.iter_mut().enumerate().skip(1) {
+        let Some(counts) = turns.get(i - 1).and_then(|t| t["logged"].as_array()) else {
+            continue;
+        };
+        for (seat, count) in counts.iter().enumerate().take(logs.len()) {
+            if let Some(count) = count.as_u64() {
+                claim(frame, seat, &mut before[seat], count as usize);
+            }
+        }
+    }
+    if let Some(last) = frames.last_mut() {
+        for (seat, before) in before.iter_mut().enumerate() {
+            claim(last, seat, before, usize::MAX);
+        }
+    }
 }
 
 fn describe_end(result: &Value) -> String {
@@ -168,6 +216,7 @@ fn g2048_frames(file: &ReplayFile) -> Vec<Frame> {
         text: "start".into(),
         board: grid_of_numbers(&file.header.start["board"]),
         hidden: None,
+        log: Vec::new(),
     }];
     for (i, t) in file.turns.iter().enumerate() {
         frames.push(Frame {
@@ -181,6 +230,7 @@ fn g2048_frames(file: &ReplayFile) -> Vec<Frame> {
             ),
             board: grid_of_numbers(&t["after"]),
             hidden: None,
+            log: Vec::new(),
         });
     }
     frames
@@ -227,6 +277,7 @@ fn dice_frames(file: &ReplayFile) -> Vec<Frame> {
         text: "start".into(),
         board: places(&file.header.start["places"], &names),
         hidden: None,
+        log: Vec::new(),
     }];
     for (i, t) in file.turns.iter().enumerate() {
         let moved = match &t["move"] {
@@ -244,6 +295,7 @@ fn dice_frames(file: &ReplayFile) -> Vec<Frame> {
             text: format!("rolls {}: {moved}{captured}", t["face"]),
             board: places(&t["places"], &names),
             hidden: None,
+            log: Vec::new(),
         });
     }
     frames
@@ -271,6 +323,7 @@ fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
         text: "the deal".into(),
         board: table(&[13, 13, 13, 13], 0),
         hidden: None,
+        log: Vec::new(),
     }];
     let ranks = [
         "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
@@ -312,6 +365,7 @@ fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
                 if t["lie"] == true { " (a lie)" } else { "" },
                 t["callers"]
             )),
+            log: Vec::new(),
         });
     }
     frames
@@ -360,6 +414,7 @@ fn worms_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
             text,
             board: board(game),
             hidden: None,
+            log: Vec::new(),
         });
     }
     Ok(frames)
@@ -392,6 +447,7 @@ fn contract_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
         text: "start".into(),
         board: board(&game.state()),
         hidden: None,
+        log: Vec::new(),
     }];
     for (i, t) in file.turns.iter().enumerate() {
         game.apply(&t["action"])
@@ -412,6 +468,7 @@ fn contract_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
             ),
             board: board(&game.state()),
             hidden: None,
+            log: Vec::new(),
         });
     }
     Ok(frames)

@@ -285,6 +285,10 @@ impl Instance {
     pub fn log(&self) -> Vec<String> {
         self.vm.shared.log.borrow().lines().to_vec()
     }
+
+    pub fn log_len(&self) -> usize {
+        self.vm.shared.log.borrow().line_count()
+    }
 }
 
 impl Vm {

@@ -346,6 +346,10 @@ impl Instance {
         self.store.data().log.lines().to_vec()
     }
 
+    pub fn log_len(&self) -> usize {
+        self.store.data().log.line_count()
+    }
+
     fn function(&mut self, name: &str) -> Result<TypedFunc<(i32, i32), i64>, Fault> {
         if let Some(f) = self.functions.get(name) {
             return Ok(f.clone());
