@@ -296,6 +296,75 @@ fn registered_games() -> Vec<String> {
 /// The whole league against one database: every registered game gets four bots of two owners,
 /// plays ≥ 500 games, and its ladder, bot pages, logs and permissions are right; every stored game
 /// re-plays byte for byte.
+/// The ladder per variant agrees with the ladder: summed over the variants, each bot's games,
+/// faults (and, with two or more seats, wins, draws and losses) are its version's counts. The two
+/// come from different places (the seats of every stored game, and the counters a result moves),
+/// and games go on meanwhile: the variants are read before and after the ladder until both reads
+/// agree, so no game was recorded between them.
+fn variants_add_up(league: &League, game: &str, seats: i64) {
+    let path = format!("/ladders/{game}/variants");
+    for _ in 0..200 {
+        let (status, before) = league.get(&path, None);
+        assert_eq!(status, 200, "{before}");
+        let ladder = league.get(&format!("/ladders/{game}"), None).1;
+        let after = league.get(&path, None).1;
+        if before != after {
+            continue;
+        }
+        let variants = after.as_array().unwrap();
+        assert!(!variants.is_empty(), "{game}: {after}");
+        let mut keys = vec!["games", "faults"];
+        if seats >= 2 {
+            keys.extend(["wins", "draws", "losses"]);
+        }
+        for row in ladder["rows"].as_array().unwrap() {
+            let bot = &row["bot"];
+            for key in &keys {
+                let summed: i64 = variants
+                    .iter()
+                    .flat_map(|v| v["rows"].as_array().unwrap())
+                    .filter(|r| &r["bot"] == bot)
+                    .map(|r| r[key].as_i64().unwrap())
+                    .sum();
+                assert_eq!(
+                    summed,
+                    row[key].as_i64().unwrap(),
+                    "{game} {bot} {key}: {after}"
+                );
+            }
+        }
+        // The ladder page links every variant, and each variant's page ranks the bots there.
+        let page = |query: &str| {
+            let response =
+                reqwest::blocking::get(format!("{}/ladder/{game}{query}", league.url)).unwrap();
+            (response.status().as_u16(), response.text().unwrap())
+        };
+        let (status, html) = page("");
+        assert_eq!(status, 200);
+        if variants.len() > 1 {
+            assert!(html.contains("id=\"variants\""), "{game}: {html}");
+            let played = variants
+                .iter()
+                .find(|v| !v["rows"].as_array().unwrap().is_empty())
+                .unwrap();
+            let name = played["variant"].as_str().unwrap();
+            let (status, html) = page(&format!("?variant={}", name.replace(' ', "%20")));
+            assert_eq!(status, 200, "{html}");
+            assert!(
+                html.contains("id=\"variant-ladder\""),
+                "{game} {name}: {html}"
+            );
+            let first = played["rows"][0]["bot"].as_str().unwrap();
+            assert!(html.contains(&format!("/bot/{first}")), "{html}");
+        }
+        let (status, html) = page("?variant=no-such-variant");
+        assert_eq!(status, 404, "{html}");
+        assert!(html.contains("has no variant"), "{html}");
+        return;
+    }
+    panic!("{game}: games kept being recorded between two reads of {path}");
+}
+
 fn a_full_league(dir: &Path, db: &str) {
     let league = League::start(dir, db, 2, &["--queue", "8"]);
     let alice = league.user("alice");
@@ -345,6 +414,7 @@ fn a_full_league(dir: &Path, db: &str) {
                 .all(|w| w[0]["rank_value"].as_f64() >= w[1]["rank_value"].as_f64()),
             "{game}: best first: {ladder}"
         );
+        variants_add_up(&league, game, seats);
     }
 
     // A bot page, and its games from its owner's view and another's.

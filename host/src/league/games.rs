@@ -50,6 +50,14 @@ pub fn seats(game: &str) -> anyhow::Result<usize> {
     Ok(ladder(game, 0)?.seats())
 }
 
+/// The names of the variants `game`'s ladder cycles through, in order.
+pub fn variant_names(game: &str) -> anyhow::Result<Vec<String>> {
+    let ladder = ladder(game, 0)?;
+    Ok((0..ladder.variants())
+        .map(|v| ladder.variant_name(v))
+        .collect())
+}
+
 /// `game`'s ladder set-up for a job seeded with `seed`:
 /// - 2048 on the 4x4 board;
 /// - Wormworld on every built-in map (the variant picks one);

@@ -12,7 +12,10 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use serde::Deserialize;
 
 use super::rating::Model;
-use super::server::{ApiError, AppState, Path, row, seat_logs, summary, upload_version};
+use super::server::{
+    ApiError, AppState, Path, Query, VariantLadder, row, seat_logs, summary, upload_version,
+    variant_ladders_of,
+};
 use super::store::User;
 
 const COOKIE: &str = "botbox_token";
@@ -150,10 +153,17 @@ async fn index(State(state): State<AppState>, Viewer(user): Viewer) -> Response 
     Html(layout("Ladders", user.as_ref(), body).into_string()).into_response()
 }
 
+#[derive(Debug, Deserialize)]
+struct LadderQuery {
+    /// Show the bots' records on this variant instead of the ratings.
+    variant: Option<String>,
+}
+
 async fn ladder(
     State(state): State<AppState>,
     Viewer(user): Viewer,
     Path(game): Path<String>,
+    Query(query): Query<LadderQuery>,
 ) -> Response {
     if crate::games::registry::find(&game).is_err() {
         return error_page(
@@ -161,6 +171,24 @@ async fn ladder(
             StatusCode::NOT_FOUND,
             &format!("no game {game}"),
         );
+    }
+    let variants = match variant_ladders_of(&state, &game).await {
+        Ok(v) => v,
+        Err(e) => return from_api(user.as_ref(), e),
+    };
+    if let Some(name) = &query.variant {
+        let Some(variant) = variants.iter().find(|v| &v.variant == name) else {
+            let known: Vec<&str> = variants.iter().map(|v| v.variant.as_str()).collect();
+            return error_page(
+                user.as_ref(),
+                StatusCode::NOT_FOUND,
+                &format!(
+                    "{game} has no variant {name:?}; its variants are {}",
+                    known.join(", ")
+                ),
+            );
+        };
+        return variant_page(&game, &variants, variant, user.as_ref());
     }
     let versions = match state.store.ladder(&game).await {
         Ok(v) => v,
@@ -171,6 +199,7 @@ async fn ladder(
     let body = html! {
         h1 { (game) " ladder" }
         p.muted { (model.describe()) }
+        (variant_links(&game, &variants, None))
         @if versions.is_empty() { p { "No bots yet. " a href="/upload" { "Upload one." } } }
         div.scroll { table id="ladder" {
             thead { tr {
@@ -195,6 +224,77 @@ async fn ladder(
         } }
     };
     Html(layout(&format!("{game} ladder"), user.as_ref(), body).into_string()).into_response()
+}
+
+/// Links between a game's rating ladder and its ladder on each variant (none for a game with one
+/// variant).
+fn variant_links(game: &str, variants: &[VariantLadder], current: Option<&str>) -> Markup {
+    let link = |label: &str, href: String, here: bool| {
+        html! { @if here { strong { (label) } } @else { a href=(href) { (label) } } }
+    };
+    html! {
+        @if variants.len() > 1 {
+            p.variants id="variants" {
+                "By variant: "
+                (link("all (rating)", format!("/ladder/{game}"), current.is_none()))
+                @for v in variants {
+                    " · "
+                    (link(&v.variant, format!("/ladder/{game}?variant={}", query_value(&v.variant)), current == Some(v.variant.as_str())))
+                    " "
+                    span.muted { "(" (v.rows.iter().map(|r| r.games).sum::<i64>()) ")" }
+                }
+            }
+        }
+    }
+}
+
+/// `text` as a URL query value.
+fn query_value(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// A game's ladder on one variant: each playing version's record there, best score first.
+fn variant_page(
+    game: &str,
+    variants: &[VariantLadder],
+    variant: &VariantLadder,
+    user: Option<&User>,
+) -> Response {
+    let body = html! {
+        h1 { (game) " ladder on " (variant.variant) }
+        p.muted { "Each playing version's games on this variant, by score (a win 1, a draw ½). Ratings are per game: see the rating ladder." }
+        (variant_links(game, variants, Some(&variant.variant)))
+        @if variant.rows.is_empty() { p { "No games on this variant yet." } }
+        @else {
+            div.scroll { table id="variant-ladder" {
+                thead { tr {
+                    th { "#" } th { "bot" } th { "owner" } th { "version" } th { "games" }
+                    th { "W-D-L" } th { "score" } th { "faults" }
+                } }
+                tbody { @for (i, r) in variant.rows.iter().enumerate() {
+                    tr {
+                        td.n { (i + 1) }
+                        td { a href={ "/bot/" (r.bot) } { (r.bot) } }
+                        td { (r.owner) }
+                        td { "v" (r.version) " " (r.kind) }
+                        td.n { (r.games) }
+                        td { (r.wins) "-" (r.draws) "-" (r.losses) }
+                        td.n { (format!("{:.1}%", 100.0 * r.score())) }
+                        td.n { (r.faults) }
+                    }
+                } }
+            } }
+        }
+    };
+    let title = format!("{game} ladder on {}", variant.variant);
+    Html(layout(&title, user, body).into_string()).into_response()
 }
 
 async fn bot(

@@ -65,6 +65,7 @@ pub fn router(state: AppState, rate: RateLimit) -> Router {
         .route("/api/v1/tokens/{id}", delete(revoke_token))
         .route("/api/v1/ladders", get(ladders))
         .route("/api/v1/ladders/{game}", get(ladder))
+        .route("/api/v1/ladders/{game}/variants", get(variant_ladders))
         .route("/api/v1/bots/{name}", get(bot))
         .route("/api/v1/bots/{name}/retire", post(retire))
         .route("/api/v1/bots/{name}/games", get(bot_games))
@@ -549,6 +550,44 @@ async fn ladder(
     }))
 }
 
+/// One variant of a game's ladder: each playing bot's record on it, best score first.
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct VariantLadder {
+    pub variant: String,
+    pub rows: Vec<crate::league::store::VariantRecord>,
+}
+
+/// A game's ladder per variant (a Wormworld map, a die of the dice ladder), in the order the
+/// matchmaker cycles through them. Ratings are per game (on the ladder); this is each playing
+/// version's record on each variant. 2048 is played alone: a game there counts as a win unless the
+/// bot faulted (its points are on the ladder).
+#[utoipa::path(get, path = "/api/v1/ladders/{game}/variants",
+    params(("game" = String, Path, description = "A registered game: 2048, dice, bs, worms, connect4")),
+    responses((status = 400, body = ErrorBody), (status = 200, body = Vec<VariantLadder>), (status = 404, body = ErrorBody)))]
+async fn variant_ladders(
+    State(state): State<AppState>,
+    Path(game): Path<String>,
+) -> ApiResult<Json<Vec<VariantLadder>>> {
+    known_game(&game)?;
+    Ok(Json(variant_ladders_of(&state, &game).await?))
+}
+
+/// Every variant of `game`'s ladder with its records (the API's and the ladder page's).
+pub(super) async fn variant_ladders_of(
+    state: &AppState,
+    game: &str,
+) -> ApiResult<Vec<VariantLadder>> {
+    let mut records = state.store.variant_records(game).await?;
+    Ok(games::variant_names(game)?
+        .into_iter()
+        .map(|variant| {
+            let (rows, rest) = records.drain(..).partition(|r| r.variant == variant);
+            records = rest;
+            VariantLadder { variant, rows }
+        })
+        .collect())
+}
+
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct UploadQuery {
     /// The game the bot plays (only when the bot is new; a bot keeps its game).
@@ -949,7 +988,7 @@ async fn logs(
 #[derive(Debug, OpenApi)]
 #[openapi(
     info(title = "botbox league", description = "Upload WASM and Luau bots to sandboxed ladders that play around the clock."),
-    paths(health, openapi, status, me, add_token, revoke_token, ladders, ladder, upload, bot, retire, bot_games, game, replay, logs),
+    paths(health, openapi, status, me, add_token, revoke_token, ladders, ladder, variant_ladders, upload, bot, retire, bot_games, game, replay, logs),
     modifiers(&Security)
 )]
 pub struct ApiDoc;

@@ -20,6 +20,9 @@ use sqlx::{AnyPool, Executor, Row};
 use super::rating::{self, Model, Rating};
 use crate::tournament::runner::GameRecord;
 
+mod variants;
+pub use variants::VariantRecord;
+
 /// How many times a job is leased before it is given up as `failed`.
 pub const MAX_ATTEMPTS: i64 = 3;
 
