@@ -845,6 +845,18 @@ fn report_pages_show_standings_tables_and_charts_without_console_errors() {
             drawn.as_f64().unwrap() > 100.0,
             "{name}: the chart has a size"
         );
+        let captions = browser.eval(
+            "return [...document.querySelectorAll('.chart svg text')].map(t => t.textContent).join('|')",
+        );
+        let captions = captions.as_str().unwrap();
+        let rating = match name {
+            "worms" => Some("Glicko-2 rating over each entry's games"),
+            "bs" => Some("Weng-Lin rating (mu) over each entry's games"),
+            _ => None,
+        };
+        if let Some(caption) = rating {
+            assert!(captions.contains(caption), "{name}: {captions}");
+        }
         if name == "worms" {
             assert_eq!(
                 browser.eval("return document.querySelectorAll('#pairs td.heat').length"),

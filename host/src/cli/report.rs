@@ -99,6 +99,7 @@ fn render(report: &Value, replays: Option<&str>) -> anyhow::Result<Markup> {
         charts.push(score_histogram(&games)?);
         charts.push(tile_bars(&games)?);
     } else {
+        charts.push(rating_over_games(&games, seats as usize)?);
         charts.push(score_over_games(&games)?);
     }
     let names: Vec<String> = standings
@@ -269,6 +270,54 @@ fn score_over_games(games: &[Value]) -> anyhow::Result<String> {
         &series,
         Some((0.0, 100.0)),
     )
+}
+
+/// Each entry's rating after each of its games, rated in the order the games were numbered with the
+/// league's models (`league::rating`: Glicko-2 for two players, Weng-Lin for tables), every entry
+/// starting at the model's default. The winner places first and the others second; a game without
+/// a winner is a draw.
+fn rating_over_games(games: &[Value], seats: usize) -> anyhow::Result<String> {
+    use crate::league::rating::{Model, Rating, rate};
+    let model = Model::for_seats(seats);
+    let mut ratings: BTreeMap<String, Rating> = BTreeMap::new();
+    let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    for g in games {
+        let players: Vec<&str> = g["players"]
+            .as_array()
+            .map(|p| p.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if players.len() != seats {
+            continue;
+        }
+        let winner = g["winner"].as_str();
+        let places: Vec<u32> = players
+            .iter()
+            .map(|p| u32::from(winner.is_some_and(|w| w != *p)))
+            .collect();
+        let before: Vec<Rating> = players
+            .iter()
+            .map(|p| {
+                ratings
+                    .entry(p.to_string())
+                    .or_insert_with(|| Rating::new(model))
+                    .clone()
+            })
+            .collect();
+        let after = rate(&before, &places, None)?;
+        for (p, r) in players.iter().zip(after) {
+            series
+                .entry(p.to_string())
+                .or_default()
+                .push((f64::from(r.games), r.value));
+            ratings.insert(p.to_string(), r);
+        }
+    }
+    let series: Vec<(String, Vec<(f64, f64)>)> = series.into_iter().collect();
+    let caption = match model {
+        Model::WengLin => "Weng-Lin rating (mu) over each entry's games",
+        _ => "Glicko-2 rating over each entry's games",
+    };
+    line_chart(caption, "games played", "rating", &series, None)
 }
 
 /// A line chart of named series as SVG (the league's bot pages draw ratings with it too).
