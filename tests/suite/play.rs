@@ -70,7 +70,13 @@ impl Tty {
     }
 
     /// Resizes the terminal, as a person dragging the window would.
+    /// The emulated screen takes the new size before the program can draw for it: the screen stays
+    /// locked (the reader thread waits) until both have the new size, or a redraw read at the old
+    /// size would leave a garbled screen.
     fn resize(&mut self, rows: u16, cols: u16) {
+        let nonzero = |n: u16| std::num::NonZeroU16::new(n).expect("a real terminal size");
+        let mut screen = self.screen.lock().unwrap();
+        screen.set_size(nonzero(rows), nonzero(cols));
         self.master
             .resize(PtySize {
                 rows,
@@ -79,11 +85,7 @@ impl Tty {
                 pixel_height: 0,
             })
             .unwrap();
-        let nonzero = |n: u16| std::num::NonZeroU16::new(n).expect("a real terminal size");
-        self.screen
-            .lock()
-            .unwrap()
-            .set_size(nonzero(rows), nonzero(cols));
+        drop(screen);
     }
 
     fn text(&self) -> String {
