@@ -225,12 +225,18 @@ impl ResourceLimiter for Limiter {
     }
 }
 
+/// An exported decision function: `(input pointer, input length) -> (answer pointer << 32) | length`.
+type Decision = TypedFunc<(i32, i32), i64>;
+
 /// A WASM strategy playing one game: its own store, instance and typed entry points.
 pub struct Instance {
     store: Store<StoreData>,
     memory: Memory,
     alloc: TypedFunc<i32, i32>,
-    functions: HashMap<String, TypedFunc<(i32, i32), i64>>,
+    /// The exports called so far, by name: a game calls one to three, so a short list beats a hash.
+    functions: Vec<(String, Decision)>,
+    /// The observation's JSON, in a buffer kept from call to call.
+    input: Vec<u8>,
     instance: wasmtime::Instance,
     limits: Limits,
 }
@@ -283,7 +289,8 @@ impl Instance {
             store,
             memory,
             alloc,
-            functions: HashMap::new(),
+            functions: Vec::new(),
+            input: Vec::new(),
             instance,
             limits: limits.clone(),
         };
@@ -310,11 +317,15 @@ impl Instance {
         function: &str,
         observation: &P,
     ) -> Result<A, Fault> {
-        let input = serde_json::to_vec(observation)
+        let mut input = std::mem::take(&mut self.input);
+        input.clear();
+        serde_json::to_writer(&mut input, observation)
             .map_err(|e| Fault::new(FaultKind::Error, e.to_string()))?;
         refill(&mut self.store, &self.limits);
         let f = self.function(function)?;
-        let (ptr, len) = self.write_input(&input)?;
+        let written = self.write_input(&input);
+        self.input = input;
+        let (ptr, len) = written?;
         let packed = f.call(&mut self.store, (ptr, len));
         self.store.data().deadline.disarm();
         let packed = packed.map_err(|e| classify(e, &self.store, &self.limits, FaultKind::Trap))?;
@@ -350,8 +361,8 @@ impl Instance {
         self.store.data().log.line_count()
     }
 
-    fn function(&mut self, name: &str) -> Result<TypedFunc<(i32, i32), i64>, Fault> {
-        if let Some(f) = self.functions.get(name) {
+    fn function(&mut self, name: &str) -> Result<Decision, Fault> {
+        if let Some((_, f)) = self.functions.iter().find(|(n, _)| n == name) {
             return Ok(f.clone());
         }
         let f = self
@@ -363,7 +374,7 @@ impl Instance {
                     format!("the module has no export `{name}` of type (i32, i32) -> i64: {e}"),
                 )
             })?;
-        self.functions.insert(name.to_string(), f.clone());
+        self.functions.push((name.to_string(), f.clone()));
         Ok(f)
     }
 
