@@ -7,24 +7,30 @@
 //! without one, by its IP address; request bodies are capped (uploads at the largest module the
 //! league takes, everything else at 64 KiB).
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, State};
-use axum::http::request::Parts;
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::StatusCode;
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use tower_governor::GovernorLayer;
 use tower_governor::governor::GovernorConfigBuilder;
-use tower_governor::key_extractor::KeyExtractor;
 use utoipa::OpenApi;
+
+mod extract;
+mod openapi;
+mod played;
+
+pub use extract::{ApiError, Auth, Body, ErrorBody, MaybeAuth, Path, Query, Upload};
+use extract::{ApiResult, ClientKey};
+pub use openapi::ApiDoc;
+pub(in crate::league) use played::seat_logs;
+use played::{game, logs, replay};
 
 use super::games::{self, Cache};
 use super::rating::Model;
-use super::store::{Bot, StoreError, StoredGame, TokenInfo, User, Version};
+use super::store::{Bot, StoredGame, TokenInfo, User, Version};
 use super::{ENGINE, Store};
 
 /// What the handlers share.
@@ -81,221 +87,6 @@ pub fn router(state: AppState, rate: RateLimit) -> Router {
         .layer(GovernorLayer::new(governor))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
-}
-
-/// Rate limits by token when the request has one, else by the peer's IP address.
-#[derive(Clone, Copy, Debug)]
-struct ClientKey;
-
-impl KeyExtractor for ClientKey {
-    type Key = String;
-
-    fn extract<T>(
-        &self,
-        req: &axum::http::Request<T>,
-    ) -> Result<Self::Key, tower_governor::GovernorError> {
-        if let Some(token) =
-            bearer(req.headers()).or_else(|| super::pages::cookie_token(req.headers()))
-        {
-            return Ok(format!(
-                "token:{}",
-                crate::runtime::source_hash(token.as_bytes())
-            ));
-        }
-        req.extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| format!("ip:{}", c.0.ip()))
-            .ok_or(tower_governor::GovernorError::UnableToExtractKey)
-    }
-}
-
-pub(super) fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
-}
-
-/// An error as the API answers it: a status and `{"error": "..."}`.
-#[derive(Debug)]
-pub struct ApiError {
-    pub(super) status: StatusCode,
-    pub(super) message: String,
-}
-
-/// The body of every error.
-#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct ErrorBody {
-    pub error: String,
-}
-
-impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        if self.status.is_server_error() {
-            tracing::error!(status = %self.status, "{}", self.message);
-        }
-        (
-            self.status,
-            Json(ErrorBody {
-                error: self.message,
-            }),
-        )
-            .into_response()
-    }
-}
-
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> ApiError {
-        let status = match &e {
-            StoreError::NotFound(_) => StatusCode::NOT_FOUND,
-            StoreError::Forbidden(_) => StatusCode::FORBIDDEN,
-            StoreError::Conflict(_) => StatusCode::CONFLICT,
-            StoreError::Invalid(_) => StatusCode::BAD_REQUEST,
-            StoreError::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        ApiError::new(status, e.to_string())
-    }
-}
-
-impl From<anyhow::Error> for ApiError {
-    fn from(e: anyhow::Error) -> ApiError {
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("{e:#}"))
-    }
-}
-
-type ApiResult<T> = Result<T, ApiError>;
-
-/// `axum::extract::Path`, answering a bad path with a JSON 400 like every other error.
-#[derive(Debug)]
-pub struct Path<T>(pub T);
-
-impl<T, S> FromRequestParts<S> for Path<T>
-where
-    T: serde::de::DeserializeOwned + Send,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> ApiResult<Path<T>> {
-        axum::extract::Path::<T>::from_request_parts(parts, state)
-            .await
-            .map(|p| Path(p.0))
-            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.body_text()))
-    }
-}
-
-/// `axum::extract::Query`, answering a bad query with a JSON 400.
-#[derive(Debug)]
-pub struct Query<T>(pub T);
-
-impl<T, S> FromRequestParts<S> for Query<T>
-where
-    T: serde::de::DeserializeOwned,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> ApiResult<Query<T>> {
-        axum::extract::Query::<T>::from_request_parts(parts, state)
-            .await
-            .map(|q| Query(q.0))
-            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.body_text()))
-    }
-}
-
-/// A JSON request body, answering a bad one with a JSON 400 (415 without the JSON content type).
-#[derive(Debug)]
-pub struct Body<T>(pub T);
-
-impl<T, S> FromRequest<S> for Body<T>
-where
-    T: serde::de::DeserializeOwned,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request(req: axum::extract::Request, state: &S) -> ApiResult<Body<T>> {
-        Json::<T>::from_request(req, state)
-            .await
-            .map(|j| Body(j.0))
-            .map_err(|e| ApiError::new(e.status(), e.body_text()))
-    }
-}
-
-/// An upload's bytes, answering one over the cap with a JSON 413.
-#[derive(Debug)]
-pub struct Upload(pub axum::body::Bytes);
-
-impl<S: Send + Sync> FromRequest<S> for Upload {
-    type Rejection = ApiError;
-
-    async fn from_request(req: axum::extract::Request, state: &S) -> ApiResult<Upload> {
-        axum::body::Bytes::from_request(req, state)
-            .await
-            .map(Upload)
-            .map_err(|e| {
-                let status = e.status();
-                let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                    format!(
-                        "the upload is over {} bytes, the largest the league takes",
-                        games::MAX_WASM_BYTES
-                    )
-                } else {
-                    e.body_text()
-                };
-                ApiError::new(status, message)
-            })
-    }
-}
-
-/// The signed-in user (401 without a valid token).
-#[derive(Debug)]
-pub struct Auth(pub User);
-
-/// The signed-in user, if any (401 only for a token that is not valid).
-#[derive(Debug)]
-pub struct MaybeAuth(pub Option<User>);
-
-impl FromRequestParts<AppState> for MaybeAuth {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<MaybeAuth> {
-        let Some(token) = bearer(&parts.headers) else {
-            return Ok(MaybeAuth(None));
-        };
-        match state.store.user_by_token(token).await? {
-            Some(user) => Ok(MaybeAuth(Some(user))),
-            None => Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "the token is not valid (revoked, or never issued)",
-            )),
-        }
-    }
-}
-
-impl FromRequestParts<AppState> for Auth {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<Auth> {
-        match MaybeAuth::from_request_parts(parts, state).await?.0 {
-            Some(user) => Ok(Auth(user)),
-            None => Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "sign in: send `Authorization: Bearer <token>` (`botbox league user add` makes one)",
-            )),
-        }
-    }
 }
 
 async fn not_found() -> ApiError {
@@ -859,158 +650,4 @@ async fn bot_games(
         out.push(s);
     }
     Ok(Json(out))
-}
-
-/// Each seat's log lines from the stored replay, blank for the seats `viewer` does not own.
-pub(super) async fn seat_logs(
-    state: &AppState,
-    g: &StoredGame,
-    viewer: Option<&User>,
-) -> ApiResult<Vec<Vec<String>>> {
-    let Some(bytes) = state.store.replay(g.id).await? else {
-        return Ok(Vec::new());
-    };
-    let text = String::from_utf8_lossy(&bytes);
-    let file = crate::replay::parse(&text)
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-    Ok(file
-        .end
-        .map(|end| end.logs)
-        .unwrap_or_default()
-        .into_iter()
-        .enumerate()
-        .map(|(seat, logs)| {
-            let mine =
-                viewer.is_some_and(|u| g.seats.get(seat).is_some_and(|s| s.owner_id == u.id));
-            if mine { logs } else { Vec::new() }
-        })
-        .collect())
-}
-
-async fn find_game(state: &AppState, id: i64) -> ApiResult<StoredGame> {
-    state
-        .store
-        .result(id)
-        .await?
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no game {id}")))
-}
-
-/// A stored game: who played which version, the result, and what `verify` needs.
-#[utoipa::path(get, path = "/api/v1/games/{id}",
-    params(("id" = i64, Path, description = "The game's id")),
-    responses((status = 401, body = ErrorBody), (status = 400, body = ErrorBody), (status = 200, body = StoredGame), (status = 404, body = ErrorBody)))]
-async fn game(
-    State(state): State<AppState>,
-    MaybeAuth(viewer): MaybeAuth,
-    Path(id): Path<i64>,
-) -> ApiResult<Json<StoredGame>> {
-    let g = find_game(&state, id).await?;
-    Ok(Json(redact(g, viewer.as_ref())))
-}
-
-/// A stored game's replay (JSON Lines, `docs/replay-format.md`), with the logs of seats that are
-/// not the viewer's blanked.
-#[utoipa::path(get, path = "/api/v1/games/{id}/replay",
-    params(("id" = i64, Path, description = "The game's id")),
-    responses((status = 401, body = ErrorBody), (status = 400, body = ErrorBody), (status = 200, content_type = "application/jsonl", body = String), (status = 404, body = ErrorBody), (status = 410, body = ErrorBody)))]
-async fn replay(
-    State(state): State<AppState>,
-    MaybeAuth(viewer): MaybeAuth,
-    Path(id): Path<i64>,
-) -> ApiResult<Response> {
-    let g = find_game(&state, id).await?;
-    let Some(bytes) = state.store.replay(id).await? else {
-        return Err(ApiError::new(
-            StatusCode::GONE,
-            format!("game {id}'s replay is past the league's retention"),
-        ));
-    };
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    if let Some(last) = lines.last_mut()
-        && let Ok(mut end) = serde_json::from_str::<serde_json::Value>(last)
-        && let Some(logs) = end.get_mut("logs").and_then(|l| l.as_array_mut())
-    {
-        for (seat, l) in logs.iter_mut().enumerate() {
-            let mine = viewer
-                .as_ref()
-                .is_some_and(|u| g.seats.get(seat).is_some_and(|s| s.owner_id == u.id));
-            if !mine {
-                *l = serde_json::json!([]);
-            }
-        }
-        *last = serde_json::to_string(&end).expect("JSON");
-    }
-    let mut body = lines.join("\n");
-    body.push('\n');
-    Ok(([(header::CONTENT_TYPE, "application/jsonl")], body).into_response())
-}
-
-#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct SeatLog {
-    pub seat: usize,
-    pub bot: String,
-    pub fault: Option<String>,
-    pub logs: Vec<String>,
-}
-
-/// The log lines and faults of the signed-in user's seats in a game (403 if they had none).
-#[utoipa::path(get, path = "/api/v1/games/{id}/logs", security(("token" = [])),
-    params(("id" = i64, Path, description = "The game's id")),
-    responses((status = 400, body = ErrorBody), (status = 200, body = Vec<SeatLog>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn logs(
-    State(state): State<AppState>,
-    Auth(user): Auth,
-    Path(id): Path<i64>,
-) -> ApiResult<Json<Vec<SeatLog>>> {
-    let g = find_game(&state, id).await?;
-    if !g.seats.iter().any(|s| s.owner_id == user.id) {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            format!("none of game {id}'s bots is yours: only a bot's owner reads its logs"),
-        ));
-    }
-    let logs = seat_logs(&state, &g, Some(&user)).await?;
-    Ok(Json(
-        g.seats
-            .iter()
-            .filter(|s| s.owner_id == user.id)
-            .map(|s| SeatLog {
-                seat: s.seat as usize,
-                bot: s.bot.clone(),
-                fault: s.fault.clone(),
-                logs: logs.get(s.seat as usize).cloned().unwrap_or_default(),
-            })
-            .collect(),
-    ))
-}
-
-#[derive(Debug, OpenApi)]
-#[openapi(
-    info(title = "botbox league", description = "Upload WASM and Luau bots to sandboxed ladders that play around the clock."),
-    paths(health, openapi, status, me, add_token, revoke_token, ladders, ladder, variant_ladders, upload, bot, retire, bot_games, game, replay, logs),
-    modifiers(&Security)
-)]
-pub struct ApiDoc;
-
-#[derive(Debug)]
-struct Security;
-
-impl utoipa::Modify for Security {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-        if let Some(components) = openapi.components.as_mut() {
-            components.add_security_scheme(
-                "token",
-                SecurityScheme::Http(
-                    HttpBuilder::new()
-                        .scheme(HttpAuthScheme::Bearer)
-                        .description(Some(
-                            "A token from `botbox league user add` or POST /api/v1/tokens",
-                        ))
-                        .build(),
-                ),
-            );
-        }
-    }
 }
