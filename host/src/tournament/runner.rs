@@ -389,10 +389,24 @@ pub fn run_until<P: Playable + ?Sized, L: Lineup + ?Sized>(
     count: usize,
     run: Run,
     on_game: impl Fn(&Scheduled, &Ending, Option<&Replay>) + Sync,
+    until: impl FnMut(&GameRecord) -> bool + Send,
+) -> Result<Report, PlanError> {
+    let games = run.games(count, game.variants());
+    run_games_until(game, lineup, count, run, games, on_game, until)
+}
+
+/// [`run_until`] over `games`, games of `run`'s plan but not necessarily all of them nor from its
+/// first: a run played in parts, such as `watch`'s batches, each going on where the last stopped.
+pub fn run_games_until<P: Playable + ?Sized, L: Lineup + ?Sized>(
+    game: &P,
+    lineup: &L,
+    count: usize,
+    run: Run,
+    games: Vec<Scheduled>,
+    on_game: impl Fn(&Scheduled, &Ending, Option<&Replay>) + Sync,
     mut until: impl FnMut(&GameRecord) -> bool + Send,
 ) -> Result<Report, PlanError> {
     run.plan.check(game.game(), count)?;
-    let games = run.games(count, game.variants());
     let records = run_indexed_until(
         games.len(),
         run.jobs,
