@@ -14,6 +14,7 @@ mod programs;
 mod registry;
 mod reload;
 mod sandbox;
+mod sprt;
 mod util;
 mod worms;
 mod worms_bots;

@@ -64,6 +64,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         plan,
         &args.run,
         &args.flags,
+        None,
     )?;
     let wall = started.elapsed().as_secs_f64();
     let moves: u64 = report.games.iter().map(|g| u64::from(g.turns)).sum();

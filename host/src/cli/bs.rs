@@ -66,14 +66,14 @@ pub struct TournamentArgs {
 pub fn execute_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let entries = run::load_entries(&args.players, &args.run.limits)?;
     let plan = plan(args.games, false, args.run.seed);
-    run::run_and_report(&Bs, &entries, plan, &args.run, &Default::default())?;
+    run::run_and_report(&Bs, &entries, plan, &args.run, &Default::default(), None)?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     let entries = run::load_entries(&args.players, &args.run.limits)?;
     let plan = plan(args.games, args.repeat, args.run.seed);
-    run::run_and_report(&Bs, &entries, plan, &args.run, &args.flags)?;
+    run::run_and_report(&Bs, &entries, plan, &args.run, &args.flags, None)?;
     Ok(ExitCode::SUCCESS)
 }
 

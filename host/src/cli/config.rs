@@ -284,6 +284,6 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
         _ => 1000,
     });
     let plan = super::hosted::plan(&game, f.format, games, f.seed, f.repeat);
-    super::run::run_and_report(&game, &entries, plan, &run, flags)?;
+    super::run::run_and_report(&game, &entries, plan, &run, flags, None)?;
     Ok(std::process::ExitCode::SUCCESS)
 }

@@ -38,9 +38,12 @@ pub struct TournamentArgs {
     /// The strategies (Lua, WASM, Rust crate, or a program speaking JSON Lines)
     #[arg(long, num_args = 1.., required = true, value_name = "STRATEGY")]
     players: Vec<PathBuf>,
-    /// Games per pairing of entries (even: each starts half)
-    #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
-    games: usize,
+    /// Games per pairing of entries (even: each starts half; default 20, with --sprt the most to
+    /// play: 20000)
+    #[arg(long, value_parser = super::at_least_one)]
+    games: Option<usize>,
+    #[command(flatten)]
+    sprt: run::SprtArgs,
     /// round-robin: every entry against every other; gauntlet: the first entry against each other
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
     format: Format,
@@ -66,9 +69,16 @@ pub struct DiceArgs {
 #[command(after_help = "Examples:
   botbox match dice strategies/lua/dice/expectimax.lua strategies/lua/dice/frontmost.lua --die 1 --games 200
   botbox match dice my_bot.lua strategies/lua/dice/capture_first.lua --dice examples/dice/loaded.txt --die 2
+  botbox match dice strategies/lua/dice/expectimax.lua strategies/lua/dice/frontmost.lua --die 1 --sprt elo0=0,elo1=50
 
 Each strategy plays with each chosen die (all of the file's when no --die is given), as entries
-named like D1:frontmost; every two entries play --games games, each starting half of them.")]
+named like D1:frontmost; every two entries play --games games, each starting half of them. The two
+games of a pair roll the same dice with the sides swapped.
+
+With --sprt elo0=E0,elo1=E1,alpha=A,beta=B (fastchess's spelling) the games are played pair by pair
+until a sequential probability ratio test decides: H1, the first strategy is stronger by E1 Elo, or
+H0, it is not stronger than E0; the log-likelihood ratio and its bounds show while it runs, and the
+report (and --json) gives the verdict, the LLR and the pairs (docs/tournaments.md). It needs one die (--die N).")]
 pub struct MatchArgs {
     /// The first strategy
     first: PathBuf,
@@ -76,20 +86,39 @@ pub struct MatchArgs {
     second: PathBuf,
     #[command(flatten)]
     dice: DiceArgs,
-    /// Games per pairing of entries (even: each starts half)
-    #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
-    games: usize,
+    /// Games per pairing of entries (even: each starts half; default 20, with --sprt the most to
+    /// play: 20000)
+    #[arg(long, value_parser = super::at_least_one)]
+    games: Option<usize>,
+    #[command(flatten)]
+    sprt: run::SprtArgs,
     #[command(flatten)]
     run: RunArgs,
 }
 
 pub fn execute_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
-    even(args.games)?;
+    let games = args.sprt.games(args.games)?;
+    even(games)?;
     let strategies = run::load_entries(&[args.first, args.second], &args.run.limits)?;
     let (duel, entries) = lineup(&args.dice, &strategies, args.run.seed)?;
-    let plan = run::two_players(Format::RoundRobin, args.games, args.run.seed);
-    run::run_and_report(&duel, &entries, plan, &args.run, &Default::default())?;
+    one_die_for_sprt(&args.sprt, &duel)?;
+    let plan = run::two_players(Format::RoundRobin, games, args.run.seed);
+    let flags = Default::default();
+    run::run_and_report(&duel, &entries, plan, &args.run, &flags, args.sprt.sprt)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A sequential test compares two strategies on one die: every strategy plays every chosen die, so
+/// more than one die makes more than two entries.
+fn one_die_for_sprt(sprt: &run::SprtArgs, duel: &DiceFree) -> anyhow::Result<()> {
+    let mut dice = duel.die_of.clone();
+    dice.dedup();
+    anyhow::ensure!(
+        sprt.sprt.is_none() || dice.len() == 1,
+        "--sprt compares two strategies on one die: choose it with --die N (this run uses {} dice)",
+        dice.len()
+    );
+    Ok(())
 }
 
 /// Every pairing plays an even number of games, each entry starting half.
@@ -103,11 +132,20 @@ fn even(games: usize) -> anyhow::Result<()> {
 
 pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
     let Variant::Free = args.variant;
-    even(args.games)?;
+    let games = args.sprt.games(args.games)?;
+    even(games)?;
     let strategies = run::load_entries(&args.players, &args.run.limits)?;
     let (duel, entries) = lineup(&args.dice, &strategies, args.run.seed)?;
-    let plan = run::two_players(args.format, args.games, args.run.seed);
-    run::run_and_report(&duel, &entries, plan, &args.run, &args.flags)?;
+    one_die_for_sprt(&args.sprt, &duel)?;
+    let plan = run::two_players(args.format, games, args.run.seed);
+    run::run_and_report(
+        &duel,
+        &entries,
+        plan,
+        &args.run,
+        &args.flags,
+        args.sprt.sprt,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -246,6 +246,14 @@ fn games_bar(games: u64) -> indicatif::ProgressBar {
         .with_style(indicatif::ProgressStyle::with_template(template).expect("a valid template"))
 }
 
+/// A progress bar for a sequential test: the LLR and its bounds after the games.
+fn sprt_bar(games: u64) -> indicatif::ProgressBar {
+    let template =
+        "{spinner} {human_pos}/{human_len} games at most [{elapsed_precise}] {per_sec}  {msg}";
+    indicatif::ProgressBar::new(games)
+        .with_style(indicatif::ProgressStyle::with_template(template).expect("a valid template"))
+}
+
 /// Makes sure a report can be written to `path` (`--json`) before any game is played: its directory
 /// is created, and the file opened for writing, so a typo fails at once, not after the run.
 fn prepare_output(path: Option<&std::path::Path>) -> anyhow::Result<()> {

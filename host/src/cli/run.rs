@@ -11,6 +11,7 @@ use crate::tournament::live::Live;
 use crate::tournament::runner::{
     self, Ending, Entry, Format, Plan, Playable, Report, Run, Scheduled, Shard,
 };
+use crate::tournament::sprt::{Sequential, Sprt, SprtReport};
 use crate::tournament::summary::Score;
 use anyhow::Context;
 use comfy_table::Table;
@@ -73,6 +74,35 @@ pub struct TournamentFlags {
     pub shard: Option<Shard>,
 }
 
+/// A sequential test on a two-player run of two entries (`match`, `tournament`).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SprtArgs {
+    /// Sequential test of the first strategy against the second, spelled as fastchess does
+    /// (alpha and beta default to 0.05; model=normalized, the default, or logistic): pairs of
+    /// games, sides swapped, until the log-likelihood ratio crosses a bound; --games is then the
+    /// most to play (default 20000)
+    #[arg(long, value_name = "elo0=E0,elo1=E1,alpha=A,beta=B")]
+    pub sprt: Option<Sprt>,
+}
+
+/// The most games an SPRT plays when --games is not given.
+pub const SPRT_CAP: usize = 20_000;
+
+impl SprtArgs {
+    /// The games to play: `given`, else 20 (or [`SPRT_CAP`] with --sprt, which plays pairs: an
+    /// even number).
+    pub fn games(&self, given: Option<usize>) -> anyhow::Result<usize> {
+        match (given, self.sprt) {
+            (None, None) => Ok(20),
+            (None, Some(_)) => Ok(SPRT_CAP),
+            (Some(n), Some(_)) if n % 2 == 1 => anyhow::bail!(
+                "--games {n} is odd: --sprt plays games in pairs with the sides swapped"
+            ),
+            (Some(n), _) => Ok(n),
+        }
+    }
+}
+
 /// A two-player run: `games` per pairing in `format`.
 pub fn two_players(format: Format, games: usize, seed: u64) -> Plan {
     Plan {
@@ -92,7 +122,11 @@ pub fn run_and_report<P: Playable + Clone + Send + 'static>(
     plan: Plan,
     run: &RunArgs,
     flags: &TournamentFlags,
+    sprt: Option<Sprt>,
 ) -> anyhow::Result<Report> {
+    if let Some(test) = &sprt {
+        check_sprt(test, game.seats(), &plan, entries.len(), flags)?;
+    }
     plan.check(game.game(), entries.len())
         .map_err(|e| match e {
             runner::PlanError::TooFew { .. } => anyhow::anyhow!(
@@ -112,7 +146,10 @@ pub fn run_and_report<P: Playable + Clone + Send + 'static>(
     if total == 0 {
         anyhow::bail!("no games to play in shard {:?}", flags.shard);
     }
-    let bar = super::games_bar(total as u64);
+    let bar = match sprt {
+        Some(_) => super::sprt_bar(total as u64),
+        None => super::games_bar(total as u64),
+    };
     let replay_error = std::sync::Mutex::new(None);
     let on_game = |scheduled: &Scheduled, _: &Ending, replay: Option<&Replay>| {
         if let (Some(dir), Some(replay)) = (dir, replay)
@@ -127,7 +164,7 @@ pub fn run_and_report<P: Playable + Clone + Send + 'static>(
     };
     super::prepare_output(run.out.json.as_deref())?;
     super::interruptible();
-    let report = if flags.reload {
+    let mut report = if flags.reload {
         let watcher = watch_entries(game, entries)?;
         let say = |message: &str| bar.suspend(|| eprintln!("{message}"));
         say(&format!(
@@ -136,9 +173,30 @@ pub fn run_and_report<P: Playable + Clone + Send + 'static>(
         ));
         let live = Live::new(entries, watcher, say);
         runner::run(game, &live, entries.len(), spec, on_game)?
+    } else if let Some(test) = sprt {
+        let mut sequential = Sequential::new(test, &entries[0].name, &entries[1].name);
+        bar.set_message(sequential.report().llr_line());
+        let until = |record: &runner::GameRecord| {
+            let decided = sequential.push(record).is_some();
+            bar.set_message(sequential.report().llr_line());
+            decided
+        };
+        runner::run_until(game, entries, entries.len(), spec, on_game, until)?
     } else {
         runner::run(game, entries, entries.len(), spec, on_game)?
     };
+    if let Some(test) = sprt {
+        // From the records alone, as every summary is.
+        report.sprt = Some(Sequential::of(
+            test,
+            &entries[0].name,
+            &entries[1].name,
+            &report.games,
+        ));
+        if let Some(dir) = dir {
+            drop_replays_after(dir, game.game(), report.games.len());
+        }
+    }
     bar.finish_and_clear();
     if let Some(e) = replay_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
@@ -148,6 +206,48 @@ pub fn run_and_report<P: Playable + Clone + Send + 'static>(
         super::write_json(path, &report)?;
     }
     Ok(report)
+}
+
+/// Refuses a sequential test on a run it cannot judge.
+fn check_sprt(
+    test: &Sprt,
+    seats: usize,
+    plan: &Plan,
+    entries: usize,
+    flags: &TournamentFlags,
+) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        seats == 2,
+        "--sprt compares two players, and this game seats {seats}"
+    );
+    anyhow::ensure!(
+        entries == 2,
+        "--sprt {test} tests one strategy against another: it needs exactly two entries, and this \
+         run has {entries} (for a candidate against a field, test it against each opponent in turn)"
+    );
+    anyhow::ensure!(
+        flags.shard.is_none(),
+        "--sprt decides where to stop from the games in order, so it cannot be played in --shard parts"
+    );
+    anyhow::ensure!(
+        !flags.reload,
+        "--sprt tests two fixed versions: it cannot be combined with --reload (`botbox watch` tests each saved version)"
+    );
+    anyhow::ensure!(
+        plan.games.is_multiple_of(2),
+        "--games {} is odd: --sprt plays games in pairs with the sides swapped",
+        plan.games
+    );
+    Ok(())
+}
+
+/// Removes the replays of games played past a sequential test's verdict (under way when it came):
+/// they are not in the report. Games are started in order, so they are numbered from `kept + 1` on.
+fn drop_replays_after(dir: &Path, game: &str, kept: usize) {
+    let mut number = kept + 1;
+    while std::fs::remove_file(replay_path(dir, game, number)).is_ok() {
+        number += 1;
+    }
 }
 
 /// Watches the entries' files: each saved version is loaded with the entry's limits and
@@ -225,6 +325,7 @@ pub fn render(r: &Report) -> String {
         Format::Series => "series",
     };
     let per = match r.plan.format {
+        _ if r.sprt.is_some() => format!(", SPRT with at most {}", r.plan.games),
         Format::Pool => String::new(),
         Format::Series => format!(", {} per entry", r.plan.games),
         _ => format!(", {} per pairing", r.plan.games),
@@ -255,6 +356,9 @@ pub fn render(r: &Report) -> String {
         }
         _ => pool(r, &mut out),
     }
+    if let Some(test) = &r.sprt {
+        out.push_str(&sprt(test, r.plan.games));
+    }
     let faults = r.games.iter().flat_map(|g| {
         g.faults
             .iter()
@@ -272,6 +376,21 @@ pub fn render(r: &Report) -> String {
         out.push_str(&format!("\n  game {} ({name}, seat {seat}): {f}", g.number));
     }
     out
+}
+
+/// A sequential test's lines: its parameters, LLR and bounds, pairs and verdict.
+fn sprt(t: &SprtReport, cap: usize) -> String {
+    let verdict = match t.verdict {
+        Some(_) => format!("{} after {} games", t.conclusion(), t.games),
+        None if t.games >= cap => format!("undecided: the cap of {cap} games (--games) came first"),
+        None => format!("undecided: the run stopped after {} games", t.games),
+    };
+    format!(
+        "\n\nSPRT {}: {}\n{}\n{verdict}",
+        t.test,
+        t.llr_line(),
+        t.penta_line()
+    )
 }
 
 fn duel(r: &Report, out: &mut String) {

@@ -20,11 +20,17 @@ use super::run::{self, RunArgs};
   botbox match connect4 my_bot.lua strategies/lua/connect4/random.lua --variant 8x7-4 --variant standard
   botbox match connect4 strategies/rust/connect4-alphabeta strategies/lua/connect4/center.lua --games 200 --openings 4
   botbox match dice strategies/lua/dice/expectimax.lua strategies/lua/dice/frontmost.lua --variant loaded --games 200
+  botbox match connect4 my_bot.lua strategies/lua/connect4/center.lua --openings 4 --sprt elo0=0,elo1=20
 
 The games alternate sides (the first strategy moves first in odd-numbered games) and rotate the
 variants every two games. Deterministic bots play the same game again and again: --openings N starts
 each pair of games from N random moves, and the report says how many distinct games were played. A fault (error, budget, garbage, illegal move) loses the game.
-`botbox games` lists the variants.")]
+`botbox games` lists the variants.
+
+With --sprt elo0=E0,elo1=E1,alpha=A,beta=B (fastchess's spelling) the games are played pair by pair
+until a sequential probability ratio test decides: H1, the first strategy is stronger by E1 Elo, or
+H0, it is not stronger than E0; the log-likelihood ratio and its bounds show while it runs, and the
+report (and --json) gives the verdict, the LLR and the pairs (docs/tournaments.md).")]
 pub struct MatchArgs {
     /// The first strategy
     first: PathBuf,
@@ -33,9 +39,11 @@ pub struct MatchArgs {
     /// Variants by name, or variant files (default: the game's first variant)
     #[arg(long = "variant", value_name = "VARIANT")]
     variants: Vec<String>,
-    /// Number of games
-    #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
-    games: usize,
+    /// Number of games (default 20; with --sprt, the most to play: 20000)
+    #[arg(long, value_parser = super::at_least_one)]
+    games: Option<usize>,
+    #[command(flatten)]
+    sprt: run::SprtArgs,
     #[command(flatten)]
     openings: OpeningArgs,
     #[command(flatten)]
@@ -48,9 +56,12 @@ pub struct MatchArgs {
   botbox tournament connect4 --players strategies/lua/connect4/*.lua strategies/rust/connect4-alphabeta
   botbox tournament connect4 --format gauntlet --players my_bot.lua strategies/lua/connect4/*.lua \\
       --games 40 --jobs 2 --json standings.json --replay-dir replays/
+  botbox tournament connect4 --players my_bot.lua strategies/lua/connect4/center.lua --openings 4 \\
+      --sprt elo0=0,elo1=20,alpha=0.05,beta=0.05 --games 4000
 
 Every pairing plays --games games, sides swapped every game and variants rotated every two. Game i
-is seeded from (--seed, i) alone, so the results are identical whatever --jobs is.")]
+is seeded from (--seed, i) alone, so the results are identical whatever --jobs is. --sprt takes
+exactly two entries and stops at the test's verdict, the same whatever --jobs is.")]
 pub struct TournamentArgs {
     /// The entries (at least two)
     #[arg(long, num_args = 1.., required = true, value_name = "STRATEGY")]
@@ -58,9 +69,11 @@ pub struct TournamentArgs {
     /// Variants by name, or variant files (default: the game's first variant)
     #[arg(long = "variant", value_name = "VARIANT")]
     variants: Vec<String>,
-    /// Games per pairing
-    #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
-    games: usize,
+    /// Games per pairing (default 20; with --sprt, the most to play: 20000)
+    #[arg(long, value_parser = super::at_least_one)]
+    games: Option<usize>,
+    #[command(flatten)]
+    sprt: run::SprtArgs,
     /// round-robin: everyone against everyone; gauntlet: the first entry against each other one
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
     format: Format,
@@ -84,8 +97,10 @@ pub(super) struct OpeningArgs {
 pub fn execute_match(game: &str, args: MatchArgs) -> anyhow::Result<ExitCode> {
     let duel = duel(game, &args.variants, args.openings.openings, args.run.seed)?;
     let entries = run::load_entries(&[args.first, args.second], &args.run.limits)?;
-    let plan = run::two_players(Format::RoundRobin, args.games, args.run.seed);
-    run::run_and_report(&duel, &entries, plan, &args.run, &Default::default())?;
+    let games = args.sprt.games(args.games)?;
+    let plan = run::two_players(Format::RoundRobin, games, args.run.seed);
+    let flags = Default::default();
+    run::run_and_report(&duel, &entries, plan, &args.run, &flags, args.sprt.sprt)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -96,8 +111,16 @@ pub fn execute_tournament(game: &str, args: TournamentArgs) -> anyhow::Result<Ex
     );
     let duel = duel(game, &args.variants, args.openings.openings, args.run.seed)?;
     let entries = run::load_entries(&args.players, &args.run.limits)?;
-    let plan = run::two_players(args.format, args.games, args.run.seed);
-    run::run_and_report(&duel, &entries, plan, &args.run, &args.flags)?;
+    let games = args.sprt.games(args.games)?;
+    let plan = run::two_players(args.format, games, args.run.seed);
+    run::run_and_report(
+        &duel,
+        &entries,
+        plan,
+        &args.run,
+        &args.flags,
+        args.sprt.sprt,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

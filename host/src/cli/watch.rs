@@ -1,7 +1,9 @@
 //! `botbox watch`: the bot author's loop. Plays batches of games with the bot against a chosen
-//! opponent or field (or the 2048 benchmark), and on every save starts over with the new version,
-//! showing its score next to the previous version's, with 95% intervals and whether the difference
-//! is significant.
+//! opponent or field (or the 2048 benchmark), and on every save starts over with the new version.
+//! In a two-player game the new version then plays the previous one head to head, pair by pair,
+//! under a sequential test (`tournament::sprt`) until it says whether the new one is better; in
+//! other games its score is shown next to the previous version's, with 95% intervals and whether
+//! the difference is significant.
 
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
@@ -11,6 +13,7 @@ use std::time::Duration;
 use crate::reload::{self, Reload};
 use crate::runtime::Strategy;
 use crate::tournament::runner::{self, Entry, Format, GameRecord, Playable, Run};
+use crate::tournament::sprt::{Hypothesis, Sequential, Sprt};
 use anyhow::Context;
 
 use super::limits::LimitArgs;
@@ -26,12 +29,23 @@ use super::run::smoke;
   botbox watch my_bot.lua --game bs --vs strategies/lua/bs/player1.lua strategies/lua/bs/player4.lua \\
       strategies/lua/bs/calculating_liar.lua --batch 50
   botbox watch my_bot.lua --game connect4 --vs strategies/lua/connect4/center.lua --openings 4
+  botbox watch my_dice_bot.lua --game dice --vs strategies/lua/dice/frontmost.lua --sprt elo0=0,elo1=50
 
 On a terminal each version has one line, updated after every batch (in a log, a line per batch): the
-current version's score so far with its 95% interval, the previous version's, and their difference. A
-new version plays the same games (same seeds) as the previous one did, so the comparison is fair; the difference is called significant when its 95% interval excludes
-0. A save that does not load or faults in a smoke game is reported and the current version goes on.
-Stop with Ctrl-C, or give --batches.")]
+current version's score so far against the opponents, with its 95% interval.
+
+Two-player games: a saved version plays the previous version head to head, in pairs of games with the
+sides swapped, under a sequential probability ratio test (--sprt, by default elo0=0,elo1=20 in
+normalized Elo), showing the log-likelihood ratio and its bounds, until the test decides: \"v3 is better
+than v2 (H1 accepted) after 86 games\" or \"v3 is not better than v2 (H0 accepted)\". Looking at a
+95% interval after every batch would call noise a difference far more often than 5% of the time;
+the test keeps its error rates (alpha, beta) however often it looks. Then the new version plays the
+opponents again. A save during a test starts a new one against the version just saved before it.
+
+Other games: a new version plays the same games (same seeds) as the previous one did, and its score is
+shown next to the previous version's; the difference is called significant when its 95% interval
+excludes 0. A save that does not load or faults in a smoke game is reported and the current version
+goes on. Stop with Ctrl-C, or give --batches.")]
 pub struct Args {
     /// The bot being developed (a file: .lua, .wasm, .wat, or a program)
     bot: PathBuf,
@@ -57,9 +71,18 @@ pub struct Args {
     /// Connect Four: random opening plies, the same for both games of a pair
     #[arg(long, default_value_t = 0, value_name = "PLIES")]
     openings: u32,
-    /// Games per opponent per batch (BS, 2048: games per batch)
+    /// Games per opponent per batch (BS, 2048: games per batch; a head-to-head test: games per
+    /// batch, rounded up to pairs)
     #[arg(long, default_value_t = 4)]
     batch: usize,
+    /// Two-player games: the sequential test a saved version plays against the previous one
+    /// (fastchess's spelling; alpha, beta 0.05 unless given; model=normalized or logistic)
+    #[arg(
+        long,
+        value_name = "elo0=E0,elo1=E1,alpha=A,beta=B",
+        default_value = "elo0=0,elo1=20"
+    )]
+    sprt: Sprt,
     /// Stop after this many batches in all (default: run until interrupted)
     #[arg(long, value_name = "N")]
     batches: Option<usize>,
@@ -107,6 +130,29 @@ impl Tally {
 
 const Z: f64 = 1.959_963_984_540_054;
 
+/// The rounds of every pairing in the plans `watch` plays in batches: more than any session plays.
+const ROUNDS: usize = 1 << 32;
+
+/// Batch `batch` of `plan` (a plan of [`ROUNDS`] rounds per pairing): rounds `batch * size` to
+/// `(batch + 1) * size` of every pairing. Batches go on where the last stopped, so each plays new
+/// games (a game seeded by its round alone, such as dice, would otherwise play the same games in
+/// every batch), and batch k is the same games for every version.
+fn batch_games(
+    plan: &runner::Plan,
+    entries: usize,
+    variants: usize,
+    batch: usize,
+    size: usize,
+) -> Vec<runner::Scheduled> {
+    let pairings = plan.len(entries) / plan.games;
+    (0..pairings)
+        .flat_map(|p| {
+            (batch * size..(batch + 1) * size)
+                .map(move |r| plan.game(p * plan.games + r, entries, variants))
+        })
+        .collect()
+}
+
 /// Batches of games of the bot against its opponents: a gauntlet for two players, tables of the
 /// game's seats for more (the bot and opponents drawn from `--vs`), a series for a solo game.
 struct Eval {
@@ -130,17 +176,31 @@ impl Eval {
         if seats > 1 {
             entries.extend(self.opponents.iter().cloned());
         }
-        let seed = crate::games::derive_seed(self.seed, batch as u64);
         let repeat = entries.len() < seats;
-        let plan = super::hosted::plan(&self.game, Format::Gauntlet, self.games, seed, repeat);
+        let plan = super::hosted::plan(&self.game, Format::Gauntlet, ROUNDS, self.seed, repeat);
+        let games = batch_games(
+            &plan,
+            entries.len(),
+            self.game.variants(),
+            batch,
+            self.games,
+        );
         let run = Run {
             plan,
             shard: None,
             jobs: self.jobs,
             record: false,
         };
-        let Ok(report) = runner::run(&self.game, &entries[..], entries.len(), run, |_, _, _| {})
-        else {
+        let count = entries.len();
+        let Ok(report) = runner::run_games_until(
+            &self.game,
+            &entries[..],
+            count,
+            run,
+            games,
+            |_, _, _| {},
+            |_| false,
+        ) else {
             return Vec::new();
         };
         let solo = |g: &GameRecord| match self.game.game() {
@@ -259,6 +319,9 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         terminal: std::io::stdout().is_terminal(),
     };
     let mut batch = 0;
+    // Two-player games: the head-to-head test of the newest version against the one before it.
+    let head_to_head = eval.game.seats() == 2;
+    let mut test: Option<HeadToHead> = None;
     for _ in 0..args.batches.unwrap_or(usize::MAX) {
         for message in watcher.pending() {
             status.end_line();
@@ -266,12 +329,31 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
                 Reload::Updated { strategy, .. } => match eval.validate(&strategy) {
                     Ok(()) => {
                         number += 1;
-                        bot = strategy;
                         let next = Tally {
-                            name: version(&bot, number),
+                            name: version(&strategy, number),
                             ..Tally::default()
                         };
-                        println!("saved: {} starts over", next.name);
+                        if let Some(t) = test.take() {
+                            println!("{}", t.abandoned());
+                        }
+                        if head_to_head {
+                            println!(
+                                "saved: {} plays {} head to head (SPRT {})",
+                                next.name, current.name, args.sprt
+                            );
+                            let old = Entry {
+                                name: current.name.clone(),
+                                strategy: bot.clone(),
+                            };
+                            let new = Entry {
+                                name: next.name.clone(),
+                                strategy: strategy.clone(),
+                            };
+                            test = Some(HeadToHead::new(args.sprt, new, old));
+                        } else {
+                            println!("saved: {} starts over", next.name);
+                        }
+                        bot = strategy;
                         previous = Some(std::mem::replace(&mut current, next));
                         batch = 0;
                     }
@@ -282,14 +364,118 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
         }
+        if let Some(t) = &mut test {
+            t.batch(&eval, args.batch);
+            status.show(&t.line());
+            if let Some(verdict) = t.verdict() {
+                status.end_line();
+                println!("{verdict}");
+                test = None;
+            }
+            continue;
+        }
         current.scores.extend(eval.batch(&bot, batch));
         batch += 1;
-        status.show(&line(&current, previous.as_ref(), eval.unit()));
+        // Two-player versions are compared head to head, not by their scores against the field.
+        let shown = if head_to_head {
+            None
+        } else {
+            previous.as_ref()
+        };
+        status.show(&line(&current, shown, eval.unit()));
     }
     status.end_line();
     // The watcher is dropped here; waiting a moment lets a last event settle in tests.
     std::thread::sleep(Duration::from_millis(10));
     Ok(ExitCode::SUCCESS)
+}
+
+/// A new version against the previous one, pair by pair, until the sequential test decides.
+struct HeadToHead {
+    /// The new version, then the previous one.
+    entries: [Entry; 2],
+    test: Sequential,
+    /// Batches played.
+    batches: usize,
+}
+
+impl HeadToHead {
+    fn new(sprt: Sprt, new: Entry, old: Entry) -> HeadToHead {
+        HeadToHead {
+            test: Sequential::new(sprt, &new.name, &old.name),
+            entries: [new, old],
+            batches: 0,
+        }
+    }
+
+    /// Plays the next batch of `size` games (rounded up to pairs), stopping at the verdict: one
+    /// long run of pairs, played a batch at a time.
+    fn batch(&mut self, eval: &Eval, size: usize) {
+        let size = size.max(1).next_multiple_of(2);
+        let plan = super::hosted::plan(&eval.game, Format::RoundRobin, ROUNDS, eval.seed, false);
+        let games = batch_games(&plan, 2, eval.game.variants(), self.batches, size);
+        self.batches += 1;
+        let run = Run {
+            plan,
+            shard: None,
+            jobs: eval.jobs,
+            record: false,
+        };
+        let test = &mut self.test;
+        let until = |g: &GameRecord| test.push(g).is_some();
+        let entries = &self.entries[..];
+        // The plan was made for two entries of a two-player game, so it cannot be refused.
+        let _ = runner::run_games_until(&eval.game, entries, 2, run, games, |_, _, _| {}, until);
+    }
+
+    /// `v3 vs v2: 24 games, LLR 0.53 (-2.94, 2.94), pairs [...]`.
+    fn line(&self) -> String {
+        let r = self.test.report();
+        format!(
+            "{} vs {}: {} games, {}, {}",
+            r.first,
+            r.second,
+            r.games,
+            r.llr_line(),
+            r.penta_line()
+        )
+    }
+
+    /// The verdict in words, once there is one.
+    fn verdict(&self) -> Option<String> {
+        let r = self.test.report();
+        let (new, old) = (short(&r.first), short(&r.second));
+        let games = r.games;
+        Some(match r.verdict? {
+            Hypothesis::H1 => {
+                format!(
+                    "{new} is better than {old} (H1 accepted) after {games} games: {}",
+                    r.llr_line()
+                )
+            }
+            Hypothesis::H0 => format!(
+                "{new} is not better than {old} (H0 accepted) after {games} games: {}",
+                r.llr_line()
+            ),
+        })
+    }
+
+    /// What an unfinished test had shown when a newer save replaced it.
+    fn abandoned(&self) -> String {
+        let r = self.test.report();
+        format!(
+            "{} vs {}: undecided after {} games ({}), replaced by the new save",
+            short(&r.first),
+            short(&r.second),
+            r.games,
+            r.llr_line()
+        )
+    }
+}
+
+/// A version's number alone (`v3` of `v3 bot@1a2b3c4d`).
+fn short(name: &str) -> &str {
+    name.split(' ').next().unwrap_or(name)
 }
 
 /// Where the status lines go.

@@ -16,11 +16,17 @@ use super::run::{self, RunArgs};
   botbox match worms strategies/lua/worms/greedy.lua strategies/lua/worms/random.lua --map examples/worms/arena.txt --games 20
   botbox match worms strategies/programs/worms/greedy.py strategies/lua/worms/random.lua --map examples/worms/maze.txt --live
   botbox match worms strategies/rust/worms-search strategies/lua/worms/greedy.lua --map examples/worms/ --games 200 --json match.json
+  botbox match worms my_bot.lua strategies/lua/worms/greedy.lua --map examples/worms/ --openings 6 --sprt elo0=0,elo1=20
 
 A strategy is a .lua/.luau file, a .wasm or .wat module, a Rust guest crate directory, or an executable
 program speaking the text protocol of docs/protocols/worms.md. The games alternate sides (the first
 strategy moves first in odd-numbered games) and change map every two games. A fault (error, timeout,
-crash, garbage, illegal move) loses the game; the table counts faults by kind.")]
+crash, garbage, illegal move) loses the game; the table counts faults by kind.
+
+With --sprt elo0=E0,elo1=E1,alpha=A,beta=B (fastchess's spelling) the games are played pair by pair
+until a sequential probability ratio test decides: H1, the first strategy is stronger by E1 Elo, or
+H0, it is not stronger than E0; the log-likelihood ratio and its bounds show while it runs, and the
+report (and --json) gives the verdict, the LLR and the pairs (docs/tournaments.md).")]
 pub struct MatchArgs {
     /// The first strategy
     first: PathBuf,
@@ -28,9 +34,11 @@ pub struct MatchArgs {
     second: PathBuf,
     #[command(flatten)]
     maps: MapArgs,
-    /// Number of games
-    #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
-    games: usize,
+    /// Number of games (default 20; with --sprt, the most to play: 20000)
+    #[arg(long, value_parser = super::at_least_one)]
+    games: Option<usize>,
+    #[command(flatten)]
+    sprt: run::SprtArgs,
     /// Show every game on the board, live (plays one game at a time)
     #[arg(long)]
     live: bool,
@@ -63,9 +71,11 @@ pub struct TournamentArgs {
     players: Vec<PathBuf>,
     #[command(flatten)]
     maps: MapArgs,
-    /// Games per pairing
-    #[arg(long, default_value_t = 20, value_parser = super::at_least_one)]
-    games: usize,
+    /// Games per pairing (default 20; with --sprt, the most to play: 20000)
+    #[arg(long, value_parser = super::at_least_one)]
+    games: Option<usize>,
+    #[command(flatten)]
+    sprt: run::SprtArgs,
     /// round-robin: everyone against everyone; gauntlet: the first entry against each other one
     #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
     format: Format,
@@ -94,11 +104,17 @@ pub fn execute_match(args: MatchArgs) -> anyhow::Result<ExitCode> {
         maps,
         openings: Some((args.openings.openings, args.run.seed)),
     };
+    let games = args.sprt.games(args.games)?;
     if args.live {
-        return super::worms_view::live_match(&duel, &entries, args.games, &args.run, args.delay);
+        anyhow::ensure!(
+            args.sprt.sprt.is_none(),
+            "--live shows games one by one and does not run --sprt"
+        );
+        return super::worms_view::live_match(&duel, &entries, games, &args.run, args.delay);
     }
-    let plan = run::two_players(Format::RoundRobin, args.games, args.run.seed);
-    run::run_and_report(&duel, &entries, plan, &args.run, &Default::default())?;
+    let plan = run::two_players(Format::RoundRobin, games, args.run.seed);
+    let flags = Default::default();
+    run::run_and_report(&duel, &entries, plan, &args.run, &flags, args.sprt.sprt)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -112,8 +128,16 @@ pub fn execute_tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         maps,
         openings: Some((args.openings.openings, args.run.seed)),
     };
-    let plan = run::two_players(args.format, args.games, args.run.seed);
-    run::run_and_report(&duel, &entries, plan, &args.run, &args.flags)?;
+    let games = args.sprt.games(args.games)?;
+    let plan = run::two_players(args.format, games, args.run.seed);
+    run::run_and_report(
+        &duel,
+        &entries,
+        plan,
+        &args.run,
+        &args.flags,
+        args.sprt.sprt,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -18,7 +18,7 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use super::run_indexed;
+use super::run_indexed_until;
 pub use super::shard::Shard;
 use super::summary::Summary;
 use crate::games::{derive_seed, rng};
@@ -311,6 +311,9 @@ pub struct Report {
     /// Standings, pairs, seats and how games ended, computed from `games` alone.
     #[serde(flatten)]
     pub summary: Summary,
+    /// A sequential test's result, when the run was one (`--sprt`): computed from `games` too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<super::sprt::SprtReport>,
     pub games: Vec<GameRecord>,
 }
 
@@ -374,9 +377,37 @@ pub fn run<P: Playable + ?Sized, L: Lineup + ?Sized>(
     run: Run,
     on_game: impl Fn(&Scheduled, &Ending, Option<&Replay>) + Sync,
 ) -> Result<Report, PlanError> {
-    run.plan.check(game.game(), count)?;
+    run_until(game, lineup, count, run, on_game, |_| false)
+}
+
+/// [`run`] that may stop early (a sequential test): `until` sees the game records in number order,
+/// whatever order the threads finish them in, and once it returns true the run ends with that game
+/// (games after it already under way are dropped), so the report is the same whatever `jobs`.
+pub fn run_until<P: Playable + ?Sized, L: Lineup + ?Sized>(
+    game: &P,
+    lineup: &L,
+    count: usize,
+    run: Run,
+    on_game: impl Fn(&Scheduled, &Ending, Option<&Replay>) + Sync,
+    until: impl FnMut(&GameRecord) -> bool + Send,
+) -> Result<Report, PlanError> {
     let games = run.games(count, game.variants());
-    let records = run_indexed(
+    run_games_until(game, lineup, count, run, games, on_game, until)
+}
+
+/// [`run_until`] over `games`, games of `run`'s plan but not necessarily all of them nor from its
+/// first: a run played in parts, such as `watch`'s batches, each going on where the last stopped.
+pub fn run_games_until<P: Playable + ?Sized, L: Lineup + ?Sized>(
+    game: &P,
+    lineup: &L,
+    count: usize,
+    run: Run,
+    games: Vec<Scheduled>,
+    on_game: impl Fn(&Scheduled, &Ending, Option<&Replay>) + Sync,
+    mut until: impl FnMut(&GameRecord) -> bool + Send,
+) -> Result<Report, PlanError> {
+    run.plan.check(game.game(), count)?;
+    let records = run_indexed_until(
         games.len(),
         run.jobs,
         |i| {
@@ -388,6 +419,7 @@ pub fn run<P: Playable + ?Sized, L: Lineup + ?Sized>(
             record(game, scheduled, &players, ending)
         },
         |_| {},
+        |_, record| until(record),
     );
     let all = lineup.all();
     let entries: Vec<StrategyRef> = all
@@ -453,6 +485,7 @@ impl Report {
         let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
         Report {
             summary: Summary::of(&names, plan.seats, &games),
+            sprt: None,
             game,
             plan,
             limits,
