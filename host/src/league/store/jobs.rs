@@ -1,0 +1,257 @@
+//! Jobs: queued by the matchmaker, leased by workers (renewed by heartbeats, put back by the reaper
+//! when a lease expires, `failed` after [`MAX_ATTEMPTS`](super::MAX_ATTEMPTS) leases), and done when
+//! their result is recorded, together with the ratings it moves, in one transaction.
+
+use super::*;
+
+impl Store {
+    /// Jobs of `game` waiting or being played.
+    pub async fn pending(&self, game: &str) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) FROM jobs WHERE game = $1 AND state IN ('queued', 'leased')",
+        )
+        .bind(game)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get(0)?)
+    }
+
+    /// How many jobs there have been (the matchmaker numbers games by it).
+    pub async fn job_count(&self) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT COUNT(*) FROM jobs")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get(0)?)
+    }
+
+    pub async fn enqueue(&self, job: &NewJob) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "INSERT INTO jobs (game, variant, seed, players, limits, state, created) \
+             VALUES ($1, $2, $3, $4, $5, 'queued', $6) RETURNING id",
+        )
+        .bind(&job.game)
+        .bind(job.variant as i64)
+        .bind(job.seed as i64)
+        .bind(serde_json::to_string(&job.players).expect("ids serialize"))
+        .bind(&job.limits)
+        .bind(now_ms())
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get(0)?)
+    }
+
+    /// Leases the oldest queued job to `worker` for `lease`.
+    pub async fn claim(&self, worker: &str, lease: Duration) -> Result<Option<Job>, StoreError> {
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+            Backend::Sqlite => "",
+        };
+        let sql = format!(
+            "UPDATE jobs SET state = 'leased', worker = $1, lease_until = $2, \
+             attempts = attempts + 1 \
+             WHERE id = (SELECT id FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1{lock}) \
+             RETURNING id, game, variant, seed, players, limits, attempts"
+        );
+        let row = sqlx::query(&sql)
+            .bind(worker)
+            .bind(now_ms() + lease.as_millis() as i64)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| job_of(&r)).transpose()
+    }
+
+    /// Renews `worker`'s lease on a job; false if the lease was lost (reaped, or the job is done).
+    pub async fn heartbeat(
+        &self,
+        job: i64,
+        worker: &str,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE jobs SET lease_until = $1 WHERE id = $2 AND worker = $3 AND state = 'leased'",
+        )
+        .bind(now_ms() + lease.as_millis() as i64)
+        .bind(job)
+        .bind(worker)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Puts the jobs whose lease expired back in the queue (or gives them up after
+    /// [`MAX_ATTEMPTS`]); returns how many were re-queued.
+    pub async fn reap(&self) -> Result<u64, StoreError> {
+        let now = now_ms();
+        sqlx::query(
+            "UPDATE jobs SET state = 'failed', worker = NULL, lease_until = NULL \
+             WHERE state = 'leased' AND lease_until < $1 AND attempts >= $2",
+        )
+        .bind(now)
+        .bind(MAX_ATTEMPTS)
+        .execute(&self.pool)
+        .await?;
+        let done = sqlx::query(
+            "UPDATE jobs SET state = 'queued', worker = NULL, lease_until = NULL \
+             WHERE state = 'leased' AND lease_until < $1",
+        )
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Gives `worker`'s leases back to the queue (a worker shutting down with games unplayed).
+    pub async fn release(&self, worker: &str) -> Result<u64, StoreError> {
+        let done = sqlx::query(
+            "UPDATE jobs SET state = 'queued', worker = NULL, lease_until = NULL, \
+             attempts = attempts - 1 WHERE state = 'leased' AND worker = $1",
+        )
+        .bind(worker)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Gives a job up (it cannot be played: a version that no longer loads, say), with the reason.
+    pub async fn fail(&self, job: i64, error: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE jobs SET state = 'failed', lease_until = NULL, error = $1 \
+             WHERE id = $2 AND state <> 'done'",
+        )
+        .bind(error)
+        .bind(job)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Jobs still leased after their lease ran out (the reaper has not seen them yet).
+    pub async fn expired_leases(&self) -> Result<i64, StoreError> {
+        let row =
+            sqlx::query("SELECT COUNT(*) FROM jobs WHERE state = 'leased' AND lease_until < $1")
+                .bind(now_ms())
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(row.try_get(0)?)
+    }
+
+    /// Counts of jobs by state.
+    pub async fn job_states(&self) -> Result<Vec<(String, i64)>, StoreError> {
+        let rows = sqlx::query("SELECT state, COUNT(*) FROM jobs GROUP BY state ORDER BY state")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect()
+    }
+
+    /// Records a played job's result and moves the players' ratings, exactly once: returns the
+    /// result's id, or `None` when the job had a result already (another worker's, after a lease
+    /// expired) and this one is dropped.
+    pub async fn complete(
+        &self,
+        job: &Job,
+        worker: &str,
+        played: &Played,
+    ) -> Result<Option<i64>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE jobs SET state = 'done', lease_until = NULL, worker = $1 \
+             WHERE id = $2 AND state <> 'done'",
+        )
+        .bind(worker)
+        .bind(job.id)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        // Each player's rating, locked in id order (no two transactions wait on each other).
+        let mut ids = job.players.clone();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut ratings = std::collections::HashMap::new();
+        for id in &ids {
+            let row = sqlx::query(&format!(
+                "SELECT bot_id, rating FROM versions WHERE id = $1{lock}"
+            ))
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+            let bot: i64 = row.try_get(0)?;
+            let rating: Rating = serde_json::from_str(&row.try_get::<String, _>(1)?)
+                .map_err(|e| StoreError::Invalid(format!("stored rating: {e}")))?;
+            ratings.insert(*id, (bot, rating));
+        }
+        let record = &played.record;
+        let places = places(record);
+        let before: Vec<Rating> = job.players.iter().map(|id| ratings[id].1.clone()).collect();
+        let mut after = rating::rate(&before, &places, record.figures.score)
+            .map_err(|e| StoreError::Invalid(format!("rating game {}: {e}", job.id)))?;
+        // A table game a seat faulted is void for the others: only the faulted seats move.
+        if record.is_void() {
+            for (seat, fault) in record.faults.iter().enumerate() {
+                if fault.is_none() {
+                    after[seat] = before[seat].clone();
+                }
+            }
+        }
+        let row = sqlx::query(
+            "INSERT INTO results (job_id, game, variant, seed, engine, record, replay, \
+             replay_sha256, worker, finished) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+             RETURNING id",
+        )
+        .bind(job.id)
+        .bind(&job.game)
+        .bind(&record.variant)
+        .bind(job.seed as i64)
+        .bind(crate::league::ENGINE)
+        .bind(serde_json::to_string(record).expect("records serialize"))
+        .bind(played.replay_zstd.clone())
+        .bind(&played.replay_sha256)
+        .bind(worker)
+        .bind(now_ms())
+        .fetch_one(&mut *tx)
+        .await?;
+        let result_id: i64 = row.try_get(0)?;
+        for (seat, id) in job.players.iter().enumerate() {
+            let fault = record.faults.get(seat).cloned().flatten();
+            let rating = &after[seat];
+            sqlx::query(
+                "INSERT INTO seats (result_id, seat, version_id, bot_id, place, fault, rating_after) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(result_id)
+            .bind(seat as i64)
+            .bind(id)
+            .bind(ratings[id].0)
+            .bind(i64::from(places[seat]))
+            .bind(fault.as_ref().map(|f| format!("{:?}: {}", f.kind, f.message)))
+            .bind(rating.conservative())
+            .execute(&mut *tx)
+            .await?;
+            let (win, draw, loss) = outcome(record, seat);
+            sqlx::query(
+                "UPDATE versions SET rating = $1, rank_value = $2, games = games + 1, \
+                 wins = wins + $3, draws = draws + $4, losses = losses + $5, faults = faults + $6 \
+                 WHERE id = $7",
+            )
+            .bind(serde_json::to_string(rating).expect("ratings serialize"))
+            .bind(rating.conservative())
+            .bind(win)
+            .bind(draw)
+            .bind(loss)
+            .bind(i64::from(fault.is_some()))
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(Some(result_id))
+    }
+}
