@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
+use plotters::coord::types::{RangedCoordf64, RangedCoordu32};
 use plotters::prelude::*;
 use serde_json::Value;
 
@@ -424,30 +425,38 @@ fn score_histogram(games: &[Value]) -> anyhow::Result<String> {
             .y_desc("games")
             .draw()
             .map_err(svg_error)?;
-        let n = counts.len().max(1) as f64;
-        for (i, (name, bins)) in counts.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
-            let slot = width / n;
-            chart
-                .draw_series(bins.iter().enumerate().map(|(b, &c)| {
-                    let x0 = b as f64 * width + i as f64 * slot;
-                    Rectangle::new([(x0, 0), (x0 + slot * 0.9, c)], color.filled())
-                }))
-                .map_err(svg_error)?
-                .label(name.clone())
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
-                });
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(svg_error)?;
+        grouped_bars(&mut chart, &counts, width)?;
         root.present().map_err(svg_error)?;
     }
     Ok(svg)
+}
+
+/// Bars side by side, one colour per entry: category `k` spans `k * width..(k + 1) * width` on the x
+/// axis, and each entry's count there stands in its own slot; then the legend.
+fn grouped_bars<'a>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<RangedCoordf64, RangedCoordu32>>,
+    series: &[(String, Vec<u32>)],
+    width: f64,
+) -> anyhow::Result<()> {
+    let slot = width / series.len().max(1) as f64;
+    for (i, (name, counts)) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(counts.iter().enumerate().map(|(k, &c)| {
+                let x0 = k as f64 * width + i as f64 * slot;
+                Rectangle::new([(x0, 0), (x0 + slot * 0.9, c)], color.filled())
+            }))
+            .map_err(svg_error)?
+            .label(name.clone())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(svg_error)?;
+    Ok(())
 }
 
 /// Solo games: how often each entry's largest tile was each value.
@@ -495,28 +504,14 @@ fn tile_bars(games: &[Value]) -> anyhow::Result<String> {
             .y_desc("games")
             .draw()
             .map_err(svg_error)?;
-        let n = by.len().max(1) as f64;
-        for (i, (name, counts)) in by.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
-            let slot = 1.0 / n;
-            chart
-                .draw_series(tiles.iter().enumerate().map(|(j, t)| {
-                    let c = counts.get(t).copied().unwrap_or(0);
-                    let x0 = j as f64 + i as f64 * slot;
-                    Rectangle::new([(x0, 0), (x0 + slot * 0.9, c)], color.filled())
-                }))
-                .map_err(svg_error)?
-                .label(name.clone())
-                .legend(move |(x, y)| {
-                    Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
-                });
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(svg_error)?;
+        let counts: Vec<(String, Vec<u32>)> = by
+            .iter()
+            .map(|(name, counts)| {
+                let per_tile = tiles.iter().map(|t| counts.get(t).copied().unwrap_or(0));
+                (name.clone(), per_tile.collect())
+            })
+            .collect();
+        grouped_bars(&mut chart, &counts, 1.0)?;
         root.present().map_err(svg_error)?;
     }
     Ok(svg)

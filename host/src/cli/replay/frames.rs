@@ -48,6 +48,29 @@ pub struct Frame {
     pub log: Vec<Logged>,
 }
 
+impl Frame {
+    /// The position after move `n` (0: the start) by `seat`, described by `text`, with nothing
+    /// hidden and no log lines yet ([`attach_logs`] adds those).
+    fn new(n: usize, seat: Option<usize>, text: impl Into<String>, board: Board) -> Frame {
+        Frame {
+            n,
+            seat,
+            text: text.into(),
+            board,
+            hidden: None,
+            log: Vec::new(),
+        }
+    }
+
+    /// The same frame with what only an omniscient viewer may see.
+    fn hiding(self, hidden: String) -> Frame {
+        Frame {
+            hidden: Some(hidden),
+            ..self
+        }
+    }
+}
+
 /// Lines `from..to` of seat `seat`'s log ([`Viewer::logs`]).
 #[derive(Debug, Serialize, PartialEq, Eq)]
 pub struct Logged {
@@ -114,7 +137,7 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
         version: h.version,
         game: h.game.clone(),
         title: format!("{} game {} (seed {})", h.game, h.number, h.seed),
-        players: h.strategies.iter().map(|s| s.name.clone()).collect(),
+        players: player_names(file),
         frames,
         end: result.map(describe_end),
         logs,
@@ -154,6 +177,15 @@ fn attach_logs(frames: &mut [Frame], turns: &[Value], logs: &[Vec<String>]) {
             claim(last, seat, before, usize::MAX);
         }
     }
+}
+
+/// The players' names in seat order.
+fn player_names(file: &ReplayFile) -> Vec<String> {
+    file.header
+        .strategies
+        .iter()
+        .map(|s| s.name.clone())
+        .collect()
 }
 
 fn describe_end(result: &Value) -> String {
@@ -210,28 +242,24 @@ fn grid_of_numbers(rows: &Value) -> Board {
 }
 
 fn g2048_frames(file: &ReplayFile) -> Vec<Frame> {
-    let mut frames = vec![Frame {
-        n: 0,
-        seat: None,
-        text: "start".into(),
-        board: grid_of_numbers(&file.header.start["board"]),
-        hidden: None,
-        log: Vec::new(),
-    }];
+    let mut frames = vec![Frame::new(
+        0,
+        None,
+        "start",
+        grid_of_numbers(&file.header.start["board"]),
+    )];
     for (i, t) in file.turns.iter().enumerate() {
-        frames.push(Frame {
-            n: i + 1,
-            seat: Some(0),
-            text: format!(
+        frames.push(Frame::new(
+            i + 1,
+            Some(0),
+            format!(
                 "{} +{} (score {})",
                 t["action"].as_str().unwrap_or("?"),
                 t["gained"],
                 t["score"]
             ),
-            board: grid_of_numbers(&t["after"]),
-            hidden: None,
-            log: Vec::new(),
-        });
+            grid_of_numbers(&t["after"]),
+        ));
     }
     frames
 }
@@ -265,20 +293,13 @@ fn places(value: &Value, names: &[String]) -> Board {
 }
 
 fn dice_frames(file: &ReplayFile) -> Vec<Frame> {
-    let names: Vec<String> = file
-        .header
-        .strategies
-        .iter()
-        .map(|s| s.name.clone())
-        .collect();
-    let mut frames = vec![Frame {
-        n: 0,
-        seat: None,
-        text: "start".into(),
-        board: places(&file.header.start["places"], &names),
-        hidden: None,
-        log: Vec::new(),
-    }];
+    let names = player_names(file);
+    let mut frames = vec![Frame::new(
+        0,
+        None,
+        "start",
+        places(&file.header.start["places"], &names),
+    )];
     for (i, t) in file.turns.iter().enumerate() {
         let moved = match &t["move"] {
             Value::Null => "no piece can move".to_string(),
@@ -289,25 +310,18 @@ fn dice_frames(file: &ReplayFile) -> Vec<Frame> {
         } else {
             ""
         };
-        frames.push(Frame {
-            n: i + 1,
-            seat: t["seat"].as_u64().map(|s| s as usize),
-            text: format!("rolls {}: {moved}{captured}", t["face"]),
-            board: places(&t["places"], &names),
-            hidden: None,
-            log: Vec::new(),
-        });
+        frames.push(Frame::new(
+            i + 1,
+            t["seat"].as_u64().map(|s| s as usize),
+            format!("rolls {}: {moved}{captured}", t["face"]),
+            places(&t["places"], &names),
+        ));
     }
     frames
 }
 
 fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
-    let names: Vec<String> = file
-        .header
-        .strategies
-        .iter()
-        .map(|s| s.name.clone())
-        .collect();
+    let names = player_names(file);
     let table = |sizes: &[u64], pile: u64| {
         let mut lines: Vec<String> = sizes
             .iter()
@@ -317,14 +331,7 @@ fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
         lines.push(format!("pile: {pile} cards"));
         Board::Lines { lines }
     };
-    let mut frames = vec![Frame {
-        n: 0,
-        seat: None,
-        text: "the deal".into(),
-        board: table(&[13, 13, 13, 13], 0),
-        hidden: None,
-        log: Vec::new(),
-    }];
+    let mut frames = vec![Frame::new(0, None, "the deal", table(&[13, 13, 13, 13], 0))];
     let ranks = [
         "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
     ];
@@ -354,19 +361,20 @@ fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
             ),
             None => String::new(),
         };
-        frames.push(Frame {
-            n: i + 1,
-            seat: t["seat"].as_u64().map(|s| s as usize),
-            text: format!("claims {} × {rank}{call}", cards.len()),
-            board: table(&sizes, t["pile"].as_u64().unwrap_or(0)),
-            hidden: Some(format!(
+        frames.push(
+            Frame::new(
+                i + 1,
+                t["seat"].as_u64().map(|s| s as usize),
+                format!("claims {} × {rank}{call}", cards.len()),
+                table(&sizes, t["pile"].as_u64().unwrap_or(0)),
+            )
+            .hiding(format!(
                 "played {}{}; wanted to call: {}",
                 cards.join(" "),
                 if t["lie"] == true { " (a lie)" } else { "" },
                 t["callers"]
             )),
-            log: Vec::new(),
-        });
+        );
     }
     frames
 }
@@ -408,14 +416,7 @@ fn worms_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
             }
             None => (None, "start".to_string()),
         };
-        frames.push(Frame {
-            n: i,
-            seat,
-            text,
-            board: board(game),
-            hidden: None,
-            log: Vec::new(),
-        });
+        frames.push(Frame::new(i, seat, text, board(game)));
     }
     Ok(frames)
 }
@@ -441,22 +442,15 @@ fn contract_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
                 .collect(),
         },
     };
-    let mut frames = vec![Frame {
-        n: 0,
-        seat: None,
-        text: "start".into(),
-        board: board(&game.state()),
-        hidden: None,
-        log: Vec::new(),
-    }];
+    let mut frames = vec![Frame::new(0, None, "start", board(&game.state()))];
     for (i, t) in file.turns.iter().enumerate() {
         game.apply(&t["action"])
             .map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
         let _ = game.take_notices();
-        frames.push(Frame {
-            n: i + 1,
-            seat: t["seat"].as_u64().map(|s| s as usize),
-            text: format!(
+        frames.push(Frame::new(
+            i + 1,
+            t["seat"].as_u64().map(|s| s as usize),
+            format!(
                 "{} {}{}",
                 t["function"].as_str().unwrap_or("?"),
                 t["action"],
@@ -466,10 +460,8 @@ fn contract_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
                     ""
                 }
             ),
-            board: board(&game.state()),
-            hidden: None,
-            log: Vec::new(),
-        });
+            board(&game.state()),
+        ));
     }
     Ok(frames)
 }
