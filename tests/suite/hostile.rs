@@ -136,10 +136,35 @@ fn wasm_faults_have_their_kinds() {
         ("garbage_output", FaultKind::BadOutput),
         ("out_of_bounds_output", FaultKind::BadOutput),
         ("init_fails", FaultKind::Load),
+        ("postcard_garbage", FaultKind::BadOutput),
+        ("encoding_unknown", FaultKind::Load),
+        ("encoding_loop", FaultKind::Fuel),
     ];
     for (name, kind) in cases {
         check(&format!("strategies/hostile/wasm/{name}.wat"), &[kind]);
     }
+}
+
+#[test]
+fn a_postcard_answer_that_is_not_one_is_shown_as_its_bytes() {
+    let fault = fault_of(
+        &at("strategies/hostile/wasm/postcard_garbage.wat"),
+        &test_limits(),
+    )
+    .expect("a fault");
+    assert!(
+        fault.message.contains("postcard [09 00] (2 bytes)"),
+        "{fault}"
+    );
+    let fault = fault_of(
+        &at("strategies/hostile/wasm/encoding_unknown.wat"),
+        &test_limits(),
+    )
+    .expect("a fault");
+    assert!(
+        fault.message.contains("botbox_encoding returned 7"),
+        "{fault}"
+    );
 }
 
 #[test]

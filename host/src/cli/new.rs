@@ -198,11 +198,12 @@ schema = ["dep:schemars"]
 [dependencies]
 serde = { version = "1", features = ["derive"] }
 serde_json = "1"
+postcard = { version = "1.1", default-features = false, features = ["alloc"] }
 schemars = { version = "1.2", optional = true }
 "#;
 
 /// The guest SDK's sources, as this botbox was built with them.
-const SDK_SOURCES: [(&str, &str); 8] = [
+const SDK_SOURCES: [(&str, &str); 9] = [
     ("lib.rs", include_str!("../../../strategies/sdk/src/lib.rs")),
     ("abi.rs", include_str!("../../../strategies/sdk/src/abi.rs")),
     (
@@ -226,6 +227,7 @@ const SDK_SOURCES: [(&str, &str); 8] = [
         "connect4.rs",
         include_str!("../../../strategies/sdk/src/connect4.rs"),
     ),
+    ("wire.rs", include_str!("../../../strategies/sdk/src/wire.rs")),
 ];
 
 const WAT_2048: &str = include_str!("../../../strategies/wat/g2048/corner.wat");

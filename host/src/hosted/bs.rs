@@ -367,6 +367,10 @@ macro_rules! bs_payload {
                     None => call.with_table(|| payload::json_table(call.lua, self)),
                 }
             }
+
+            fn to_binary(&self, out: &mut Vec<u8>) -> Option<Result<(), String>> {
+                payload::binary(self, out)
+            }
         }
     )*};
 }
@@ -379,6 +383,10 @@ bs_payload!(
 
 /// BS's `play` answer, `bs::PlayAction`: a list of card ids.
 impl Answer for Vec<u32> {
+    fn from_binary(bytes: &[u8]) -> Option<Result<Self, String>> {
+        payload::from_binary(bytes)
+    }
+
     fn from_lua(value: &mlua::Value) -> Result<Self, String> {
         card_list(value)
     }
@@ -386,6 +394,10 @@ impl Answer for Vec<u32> {
 
 /// BS's `call` answer, `bs::CallAction`: `true` or `false`, nothing else (not `nil`).
 impl Answer for bool {
+    fn from_binary(bytes: &[u8]) -> Option<Result<Self, String>> {
+        payload::from_binary(bytes)
+    }
+
     fn from_lua(value: &mlua::Value) -> Result<Self, String> {
         match value {
             mlua::Value::Boolean(b) => Ok(*b),

@@ -7,22 +7,148 @@
 pub mod bs;
 pub mod g2048;
 
-use crate::runtime::{Answer, Extension, Payload};
+use crate::runtime::{Answer, Extension, Payload, Transcoder, payload};
 
 /// Every game's additions to the runtimes; the runtimes read this list ([`crate::runtime::Extension`]).
-pub static EXTENSIONS: [&dyn Extension; 1] = [&g2048::G2048];
+pub static EXTENSIONS: [&dyn Extension; 2] = [&g2048::G2048, &Wires];
 
-impl Payload for botbox_sdk::worms::Observation {}
-impl Answer for botbox_sdk::worms::Move {
-    const EXPECTED: &'static str = botbox_sdk::worms::EXPECTED;
+/// The typed wire pair of each decision of the games that have one, for modules that chose postcard
+/// ([`Transcoder`]). Connect Four and games defined only by the contract cross as JSON.
+#[derive(Debug)]
+struct Wires;
+
+impl Extension for Wires {
+    fn transcoder(&self, game: &str, function: &str) -> Option<Transcoder> {
+        use botbox_sdk::{bs, dice, g2048, worms};
+        Some(match (game, function) {
+            ("2048", "choose_move") => Transcoder::of::<g2048::Observation, g2048::Direction>(),
+            ("worms", "choose_move") => Transcoder::of::<worms::Observation, worms::Move>(),
+            ("dice", "choose_move") => Transcoder::of::<dice::Observation, dice::Move>(),
+            ("bs", "play") => Transcoder::of::<bs::PlayObservation, bs::PlayAction>(),
+            ("bs", "call") => Transcoder::of::<bs::CallObservation, bs::CallAction>(),
+            ("bs", "observe") => Transcoder::of::<bs::Event, ()>(),
+            _ => return None,
+        })
+    }
 }
 
-impl Payload for botbox_sdk::connect4::Observation {}
-impl Answer for botbox_sdk::connect4::Move {
-    const EXPECTED: &'static str = botbox_sdk::connect4::EXPECTED;
+/// A wire type that crosses as the SDK says: its JSON shape for Lua, postcard or JSON for WASM.
+macro_rules! wire_payload {
+    ($($ty:ty),* $(,)?) => {$(
+        impl Payload for $ty {
+            fn to_binary(&self, out: &mut Vec<u8>) -> Option<Result<(), String>> {
+                payload::binary(self, out)
+            }
+        }
+    )*};
 }
 
-impl Payload for botbox_sdk::dice::Observation {}
-impl Answer for botbox_sdk::dice::Move {
-    const EXPECTED: &'static str = botbox_sdk::dice::EXPECTED;
+/// An answer that decodes as the SDK says, named in the game's words when it is wrong.
+macro_rules! wire_answer {
+    ($($ty:ty => $expected:expr),* $(,)?) => {$(
+        impl Answer for $ty {
+            const EXPECTED: &'static str = $expected;
+
+            fn from_binary(bytes: &[u8]) -> Option<Result<Self, String>> {
+                payload::from_binary(bytes)
+            }
+        }
+    )*};
+}
+
+wire_payload!(
+    botbox_sdk::worms::Observation,
+    botbox_sdk::connect4::Observation,
+    botbox_sdk::dice::Observation,
+);
+
+wire_answer!(
+    botbox_sdk::worms::Move => botbox_sdk::worms::EXPECTED,
+    botbox_sdk::connect4::Move => botbox_sdk::connect4::EXPECTED,
+    botbox_sdk::dice::Move => botbox_sdk::dice::EXPECTED,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::contract::Variant;
+    use crate::games::{registry, rng};
+
+    /// Every observation, notification and random answer of seeded games of every variant crosses
+    /// to postcard and back to the very same JSON: the typed wire pairs hold all the contract sends.
+    #[test]
+    fn the_contract_json_survives_postcard_in_every_game_with_a_wire_pair() {
+        let mut crossed = std::collections::BTreeMap::<&str, usize>::new();
+        for rules in registry::all() {
+            for variant in rules.variants() {
+                let seats = rules.seats().min;
+                let Ok(mut game) = rules.start(&Variant::named(&variant.name), seats, 7) else {
+                    continue;
+                };
+                let mut rng = rng(11);
+                let mut calls = Vec::new();
+                while let Some(turn) = game.turn() {
+                    calls.push((turn.function, game.observation(turn.seat)));
+                    let action = game.random_action(&mut rng).expect("a legal action");
+                    if let Some(t) = Wires.transcoder(rules.name(), turn.function) {
+                        let bytes = typed_bytes(&action, rules.name(), turn.function);
+                        assert_eq!((t.decode)(&bytes).unwrap(), action);
+                        *crossed.entry(rules.name()).or_default() += 1;
+                    }
+                    game.apply(&action).unwrap();
+                    calls.extend(game.take_notices().into_iter().map(|(_, f, v)| (f, v)));
+                    if game.moves() > 400 {
+                        break;
+                    }
+                }
+                for (function, json) in calls {
+                    let Some(t) = Wires.transcoder(rules.name(), function) else {
+                        continue;
+                    };
+                    let mut bytes = Vec::new();
+                    (t.encode)(&json, &mut bytes).unwrap();
+                    assert_eq!(back_to_json(&bytes, rules.name(), function), json);
+                    *crossed.entry(rules.name()).or_default() += 1;
+                }
+            }
+        }
+        let games: Vec<&str> = crossed.keys().copied().collect();
+        assert_eq!(games, ["2048", "bs", "dice", "worms"]);
+        assert!(crossed.values().all(|&n| n > 50), "{crossed:?}");
+    }
+
+    /// An answer's postcard form, from its JSON, through its typed wire type.
+    fn typed_bytes(answer: &serde_json::Value, game: &str, function: &str) -> Vec<u8> {
+        use botbox_sdk::{Wire, bs, dice, g2048, worms};
+        fn bytes<T: Wire>(json: &serde_json::Value) -> Vec<u8> {
+            let mut out = Vec::new();
+            T::deserialize(json).unwrap().to_binary(&mut out).unwrap();
+            out
+        }
+        match (game, function) {
+            ("2048", _) => bytes::<g2048::Direction>(answer),
+            ("worms", _) => bytes::<worms::Move>(answer),
+            ("dice", _) => bytes::<dice::Move>(answer),
+            ("bs", "play") => bytes::<bs::PlayAction>(answer),
+            ("bs", "call") => bytes::<bs::CallAction>(answer),
+            other => panic!("no answer type for {other:?}"),
+        }
+    }
+
+    /// An observation's postcard form decoded by its typed wire type, as JSON.
+    fn back_to_json(bytes: &[u8], game: &str, function: &str) -> serde_json::Value {
+        use botbox_sdk::{Wire, bs, dice, g2048, worms};
+        fn json<T: Wire>(bytes: &[u8]) -> serde_json::Value {
+            serde_json::to_value(T::from_binary(bytes).unwrap()).unwrap()
+        }
+        match (game, function) {
+            ("2048", _) => json::<g2048::Observation>(bytes),
+            ("worms", _) => json::<worms::Observation>(bytes),
+            ("dice", _) => json::<dice::Observation>(bytes),
+            ("bs", "play") => json::<bs::PlayObservation>(bytes),
+            ("bs", "call") => json::<bs::CallObservation>(bytes),
+            ("bs", "observe") => json::<bs::Event>(bytes),
+            other => panic!("no observation type for {other:?}"),
+        }
+    }
 }

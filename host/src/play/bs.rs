@@ -67,6 +67,11 @@ impl<'de> Deserialize<'de> for Ignored {
 }
 
 impl Answer for Ignored {
+    /// A notification's answer is ignored whatever its bytes (the SDK sends none).
+    fn from_binary(_: &[u8]) -> Option<Result<Self, String>> {
+        Some(Ok(Ignored))
+    }
+
     fn from_lua(_: &mlua::Value) -> Result<Self, String> {
         Ok(Ignored)
     }

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use botbox_sdk::{Params, Setup};
-pub use extension::Extension;
+pub use extension::{Extension, Transcoder};
 pub use fault::{Fault, FaultKind, LoadError};
 pub use limits::{LimitSpec, Limits};
 pub use payload::{Answer, Payload};

@@ -4,6 +4,7 @@
 //! implements these traits for its wire types, overriding `to_lua`/`call_lua`/`from_lua` where it has
 //! a faster path (tests there check the tables against the JSON shape).
 
+use botbox_sdk::Wire;
 use serde::{Serialize, de::DeserializeOwned};
 
 use super::lua::convert;
@@ -22,6 +23,24 @@ pub trait Payload: Serialize {
     fn call_lua(&self, call: &LuaCall) -> mlua::Result<Option<(bool, mlua::Value)>> {
         call.with_table(|| self.to_lua(call.lua))
     }
+
+    /// Appends the payload's postcard form (`docs/wasm-abi.md`, "Encodings") for a WASM module that
+    /// chose it; `None` if the payload crosses as JSON only. The SDK's wire types say which have one
+    /// ([`binary`] is the implementation for them).
+    fn to_binary(&self, out: &mut Vec<u8>) -> Option<Result<(), String>> {
+        let _ = out;
+        None
+    }
+}
+
+/// [`Payload::to_binary`] for an SDK wire type.
+pub fn binary<T: Wire>(value: &T, out: &mut Vec<u8>) -> Option<Result<(), String>> {
+    T::BINARY.then(|| value.to_binary(out))
+}
+
+/// [`Answer::from_binary`] for an SDK wire type.
+pub fn from_binary<T: Wire>(bytes: &[u8]) -> Option<Result<T, String>> {
+    T::BINARY.then(|| T::from_binary(bytes))
 }
 
 /// The JSON shape of `value` as Lua tables.
@@ -65,6 +84,13 @@ pub trait Answer: DeserializeOwned {
         let shown = shown(&json);
         serde_json::from_value(json).map_err(|e| bad_answer::<Self>(&shown, &e))
     }
+
+    /// Decodes the postcard form of the answer to a payload that crossed as postcard; `None` if
+    /// this answer has no postcard form (then it is read as JSON).
+    fn from_binary(bytes: &[u8]) -> Option<Result<Self, String>> {
+        let _ = bytes;
+        None
+    }
 }
 
 /// What a strategy answered, on one line, cut to a readable length.
@@ -82,7 +108,7 @@ pub(crate) fn shown(value: &serde_json::Value) -> String {
 
 /// The message for an answer that is not `A`'s shape: what was sent, the decoder's reason, and what
 /// the game expected in its words.
-pub(crate) fn bad_answer<A: Answer>(shown: &str, reason: &serde_json::Error) -> String {
+pub(crate) fn bad_answer<A: Answer>(shown: &str, reason: &dyn std::fmt::Display) -> String {
     if A::EXPECTED.is_empty() {
         format!("{shown}: {reason}")
     } else {

@@ -19,14 +19,17 @@ pub mod bs;
 pub mod connect4;
 pub mod dice;
 pub mod g2048;
+pub mod wire;
 pub mod worms;
+
+pub use wire::Wire;
 
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]
 pub mod abi;
 pub mod host;
 
-use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use serde::{Deserialize, Serialize};
 
 /// What a strategy learns once, before its first decision in a game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,9 +66,9 @@ impl Setup {
 /// A game-playing strategy. The host creates a fresh instance for every game.
 pub trait Strategy: Sized {
     /// The game's observation, as the host sends it (for 2048: [`g2048::Observation`]).
-    type Observation: DeserializeOwned;
+    type Observation: Wire;
     /// The game's action (for 2048: [`g2048::Direction`]).
-    type Action: Serialize;
+    type Action: Wire;
 
     /// Builds the strategy for one game.
     fn new(setup: &Setup) -> Self;
@@ -117,65 +120,80 @@ impl Rng {
     }
 }
 
-/// Exports a [`Strategy`] under the botbox WASM ABI (`botbox_alloc`, `botbox_init`, `choose_move`).
-/// On a native target it expands to nothing, so the same crate also builds as a normal library.
+/// Exports a [`Strategy`] under the botbox WASM ABI (`botbox_alloc`, `botbox_init`, `choose_move`,
+/// `botbox_encoding`). Observations and answers cross as postcard ([`wire`]), the faster encoding;
+/// `export_strategy!(MyBot, json)` makes them JSON instead (for a strategy whose own observation
+/// type reads only part of the JSON). On a native target it expands to nothing, so the same crate
+/// also builds as a normal library.
 #[macro_export]
 macro_rules! export_strategy {
     ($ty:ty) => {
+        $crate::export_strategy!(@exports $ty, true);
+    };
+    ($ty:ty, json) => {
+        $crate::export_strategy!(@exports $ty, false);
+    };
+    (@exports $ty:ty, $binary:literal) => {
         // An anonymous const keeps the exports out of the caller's namespace while `$ty` still
         // resolves in the caller's scope.
         #[cfg(target_arch = "wasm32")]
         const _: () = {
-            #[unsafe(no_mangle)]
-            pub extern "C" fn botbox_alloc(size: i32) -> i32 {
-                $crate::abi::alloc(size)
-            }
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn botbox_init(ptr: i32, len: i32) -> i32 {
-                $crate::abi::init::<$ty>(ptr, len)
-            }
+            $crate::export_strategy!(@common $ty, $binary, <$ty as $crate::Strategy>::new);
 
             #[unsafe(no_mangle)]
             pub extern "C" fn choose_move(ptr: i32, len: i32) -> i64 {
-                $crate::abi::choose_move::<$ty>(ptr, len)
+                $crate::abi::choose_move::<$ty, $binary>(ptr, len)
             }
         };
     };
+    (@common $ty:ty, $binary:literal, $init:expr) => {
+        #[unsafe(no_mangle)]
+        pub extern "C" fn botbox_alloc(size: i32) -> i32 {
+            $crate::abi::alloc(size)
+        }
+
+        #[unsafe(no_mangle)]
+        pub extern "C" fn botbox_init(ptr: i32, len: i32) -> i32 {
+            $crate::abi::init_with(ptr, len, $init)
+        }
+
+        #[unsafe(no_mangle)]
+        pub extern "C" fn botbox_encoding() -> i32 {
+            $crate::abi::encoding::<$binary>()
+        }
+    };
 }
 
-/// Exports a [`BsStrategy`] under the botbox WASM ABI: `botbox_alloc`, `botbox_init` and the three
-/// BS functions `play`, `call` and `observe`, each with the signature of `choose_move`
-/// (`(ptr, len) -> i64`, JSON in and out; `observe` answers `null`). On a native target it expands
-/// to nothing.
+/// Exports a [`BsStrategy`] under the botbox WASM ABI: `botbox_alloc`, `botbox_init`,
+/// `botbox_encoding` and the three BS functions `play`, `call` and `observe`, each with the
+/// signature of `choose_move` (`(ptr, len) -> i64`; `observe` answers nothing). Postcard by
+/// default, JSON with `export_bs_strategy!(MyBot, json)`. On a native target it expands to nothing.
 #[macro_export]
 macro_rules! export_bs_strategy {
     ($ty:ty) => {
+        $crate::export_bs_strategy!(@exports $ty, true);
+    };
+    ($ty:ty, json) => {
+        $crate::export_bs_strategy!(@exports $ty, false);
+    };
+    (@exports $ty:ty, $binary:literal) => {
         #[cfg(target_arch = "wasm32")]
         const _: () = {
-            #[unsafe(no_mangle)]
-            pub extern "C" fn botbox_alloc(size: i32) -> i32 {
-                $crate::abi::alloc(size)
-            }
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn botbox_init(ptr: i32, len: i32) -> i32 {
-                $crate::abi::init_with::<$ty>(ptr, len, <$ty as $crate::BsStrategy>::new)
-            }
+            $crate::export_strategy!(@common $ty, $binary, <$ty as $crate::BsStrategy>::new);
 
             #[unsafe(no_mangle)]
             pub extern "C" fn play(ptr: i32, len: i32) -> i64 {
-                $crate::abi::bs_play::<$ty>(ptr, len)
+                $crate::abi::bs_play::<$ty, $binary>(ptr, len)
             }
 
             #[unsafe(no_mangle)]
             pub extern "C" fn call(ptr: i32, len: i32) -> i64 {
-                $crate::abi::bs_call::<$ty>(ptr, len)
+                $crate::abi::bs_call::<$ty, $binary>(ptr, len)
             }
 
             #[unsafe(no_mangle)]
             pub extern "C" fn observe(ptr: i32, len: i32) -> i64 {
-                $crate::abi::bs_observe::<$ty>(ptr, len)
+                $crate::abi::bs_observe::<$ty, $binary>(ptr, len)
             }
         };
     };

@@ -1,10 +1,13 @@
 //! The `g2048` module for Lua strategies: the host's own 2048 engine behind an immutable `Board`
 //! userdata, so a Lua expectimax searches several plies without reimplementing the game (Luau numbers
 //! are doubles, so a packed 64-bit board would not survive the trip). Also the fast observation
-//! constructor: a trusted Lua function fed plain numbers builds the `obs` table in about a microsecond,
-//! where setting fields one by one from Rust costs about ten under a memory limit.
+//! constructor: a trusted Lua function reads the cells from a buffer the host writes in place and
+//! builds the `obs` table, in the same crossing that calls the strategy (setting fields one by one
+//! from Rust costs about ten times as much under a memory limit).
 
-use mlua::{Function, Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods, Value};
+use mlua::{Function, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
+
+use crate::runtime::payload::LuaCall;
 
 use crate::games::g2048::{Board, Direction, Observation, exponent_of, value};
 
@@ -122,31 +125,53 @@ fn board_from_table(rows: Table) -> mlua::Result<Board> {
 }
 
 const OBSERVATION: &str = r#"
-local create = table.create
-return function(size, score, moves, legal, ...)
-  local cells = {...}
+-- The board arrives as base-2 exponents, one byte per cell row-major, in a buffer the host writes in
+-- place (never seen by strategy code); `values[e + 1]` is the tile of exponent e (0 for empty).
+local create, readu8, btest, rawget, type = table.create, buffer.readu8, bit32.btest, rawget, type
+local values = {0}
+for e = 1, 31 do values[e + 1] = 2 ^ e end
+local function build(cells, size, score, moves, legal)
   local board = create(size)
-  local k = 1
+  local k = 0
   for r = 1, size do
     local row = create(size)
     for c = 1, size do
-      row[c] = cells[k]
+      row[c] = values[readu8(cells, k) + 1]
       k += 1
     end
     board[r] = row
   end
-  local names = {}
-  if bit32.btest(legal, 1) then names[#names + 1] = "left" end
-  if bit32.btest(legal, 2) then names[#names + 1] = "right" end
-  if bit32.btest(legal, 4) then names[#names + 1] = "up" end
-  if bit32.btest(legal, 8) then names[#names + 1] = "down" end
+  local names = create(4)
+  local n = 0
+  if btest(legal, 1) then n += 1; names[n] = "left" end
+  if btest(legal, 2) then n += 1; names[n] = "right" end
+  if btest(legal, 4) then n += 1; names[n] = "up" end
+  if btest(legal, 8) then n += 1; names[n] = "down" end
   return {board = board, score = score, moves = moves, legal = names}
 end
+-- The strategy's function looked up (raw), its observation built and the call made in one crossing:
+-- false if there is no such function, else true and what the state's trusted xpcall wrapper returns.
+local function dispatch(wrapper, module, key, cells, size, score, moves, legal)
+  local f = rawget(module, key)
+  if type(f) ~= "function" then
+    return false
+  end
+  return true, wrapper(f, build(cells, size, score, moves, legal))
+end
+return build, dispatch
 "#;
 
-const CONSTRUCTOR_KEY: &str = "botbox.g2048.observation";
+/// The largest board the fast path packs (8x8); a larger one crosses as its JSON shape.
+const CELLS_MAX: usize = 64;
 
-/// Adds the global `g2048` table and the observation constructor (before the sandbox closes globals).
+/// A state's observation constructors and the buffer they read the cells from.
+struct Constructors {
+    build: Function,
+    dispatch: Function,
+    cells: mlua::Buffer,
+}
+
+/// Adds the global `g2048` table and the observation constructors (before the sandbox closes globals).
 pub fn install(lua: &Lua) -> mlua::Result<()> {
     let module = lua.create_table()?;
     module.raw_set(
@@ -162,27 +187,70 @@ pub fn install(lua: &Lua) -> mlua::Result<()> {
     lua.globals().raw_set("g2048", module)?;
     static CODE: std::sync::LazyLock<Vec<u8>> =
         std::sync::LazyLock::new(|| crate::runtime::lua::compile_trusted(OBSERVATION));
-    let constructor: Function =
+    let (build, dispatch) =
         crate::runtime::lua::load_trusted(lua, "=botbox.g2048", &CODE)?.call(())?;
-    lua.set_named_registry_value(CONSTRUCTOR_KEY, constructor)
+    let cells = lua.create_buffer([0u8; CELLS_MAX])?;
+    lua.set_app_data(Constructors {
+        build,
+        dispatch,
+        cells,
+    });
+    Ok(())
+}
+
+/// The observation's scalars for the constructors, its cells written into their buffer; `None` for
+/// a board the fast path does not take (over [`CELLS_MAX`] cells, a tile that is not a power of 2).
+fn packed(c: &Constructors, obs: &Observation) -> Option<(usize, f64, f64, u32)> {
+    let size = obs.board.len();
+    let mut cells = [0u8; CELLS_MAX];
+    let mut k = 0;
+    for row in &obs.board {
+        if row.len() != size || k + size > CELLS_MAX {
+            return None;
+        }
+        for &v in row {
+            let e = exponent_of(v)?;
+            cells[k] = e;
+            k += 1;
+        }
+    }
+    c.cells.write_bytes(0, &cells[..k]);
+    let legal = obs.legal.iter().fold(0u32, |mask, d| mask | 1 << d.index());
+    Some((size, obs.score as f64, obs.moves as f64, legal))
 }
 
 /// Builds the `obs` table for a 2048 observation: the same shape as its JSON.
 pub fn observation(lua: &Lua, obs: &Observation) -> mlua::Result<Value> {
-    let constructor: Function = lua.named_registry_value(CONSTRUCTOR_KEY)?;
-    let legal = obs.legal.iter().fold(0u32, |mask, d| mask | 1 << d.index());
-    let mut args = Vec::with_capacity(4 + obs.board.len() * obs.board.len());
-    args.extend(
-        [
-            obs.board.len() as f64,
-            obs.score as f64,
-            obs.moves as f64,
-            legal as f64,
-        ]
-        .map(Value::Number),
-    );
-    args.extend(obs.board.iter().flatten().map(|v| Value::Number(*v as f64)));
-    constructor.call(MultiValue::from_vec(args))
+    let c = lua
+        .app_data_ref::<Constructors>()
+        .expect("installed with the state");
+    match packed(&c, obs) {
+        Some((size, score, moves, legal)) => c.build.call((&c.cells, size, score, moves, legal)),
+        None => crate::runtime::payload::json_table(lua, obs),
+    }
+}
+
+/// `wrapper(module[key], obs)` in one crossing into the state; `None` if `module[key]` (read raw) is
+/// not a function.
+pub fn call(obs: &Observation, call: &LuaCall) -> mlua::Result<Option<(bool, Value)>> {
+    let c = call
+        .lua
+        .app_data_ref::<Constructors>()
+        .expect("installed with the state");
+    let Some((size, score, moves, legal)) = packed(&c, obs) else {
+        return call.with_table(|| crate::runtime::payload::json_table(call.lua, obs));
+    };
+    let (found, ok, value): (bool, Option<bool>, Value) = c.dispatch.call((
+        call.wrapper,
+        call.module,
+        call.key,
+        &c.cells,
+        size,
+        score,
+        moves,
+        legal,
+    ))?;
+    Ok(found.then(|| (ok.unwrap_or(false), value)))
 }
 
 #[cfg(test)]
@@ -210,6 +278,35 @@ mod tests {
             lua_to_json(&table).unwrap(),
             serde_json::to_value(&obs).unwrap()
         );
+        // The one-crossing call hands the strategy the same table; a board the fast path does not
+        // take (9x9, a tile of 3) crosses as its JSON shape.
+        let odd = Observation {
+            board: vec![vec![3; 9]; 9],
+            ..obs.clone()
+        };
+        let (module, wrapper): (Table, Function) = lua
+            .load("return {look = function(obs) return obs end}, function(f, obs) return true, f(obs) end")
+            .eval()
+            .unwrap();
+        let key = lua.create_string("look").unwrap();
+        for obs in [obs, odd] {
+            let seen = call(
+                &obs,
+                &LuaCall {
+                    lua: &lua,
+                    wrapper: &wrapper,
+                    module: &module,
+                    key: &key,
+                },
+            )
+            .unwrap()
+            .expect("a function");
+            assert!(seen.0);
+            assert_eq!(
+                lua_to_json(&seen.1).unwrap(),
+                serde_json::to_value(&obs).unwrap()
+            );
+        }
     }
 
     #[test]

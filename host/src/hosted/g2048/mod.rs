@@ -6,7 +6,8 @@ pub mod lua;
 pub mod wasm;
 
 use crate::games::g2048::{Direction, Observation};
-use crate::runtime::{Answer, Extension, Payload};
+use crate::runtime::payload::LuaCall;
+use crate::runtime::{Answer, Extension, Payload, payload};
 
 /// What 2048 adds to every runtime.
 #[derive(Debug)]
@@ -30,9 +31,21 @@ impl Payload for Observation {
     fn to_lua(&self, lua: &mlua::Lua) -> mlua::Result<mlua::Value> {
         lua::observation(lua, self)
     }
+
+    fn call_lua(&self, call: &LuaCall) -> mlua::Result<Option<(bool, mlua::Value)>> {
+        lua::call(self, call)
+    }
+
+    fn to_binary(&self, out: &mut Vec<u8>) -> Option<Result<(), String>> {
+        payload::binary(self, out)
+    }
 }
 
 impl Answer for Direction {
+    fn from_binary(bytes: &[u8]) -> Option<Result<Self, String>> {
+        payload::from_binary(bytes)
+    }
+
     fn from_lua(value: &mlua::Value) -> Result<Self, String> {
         match value {
             mlua::Value::String(s) => {

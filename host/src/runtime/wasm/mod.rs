@@ -30,7 +30,7 @@ use wasmtime::{
 
 use super::log::Log;
 use super::watchdog::Deadline;
-use super::{Answer, Fault, FaultKind, Limits, LoadError, Payload, Setup};
+use super::{Answer, Fault, FaultKind, Limits, LoadError, Payload, Setup, Transcoder};
 
 /// The wasm stack a strategy may use; deeper recursion traps with "call stack exhausted".
 pub const MAX_WASM_STACK: usize = 512 << 10;
@@ -233,10 +233,15 @@ pub struct Instance {
     store: Store<StoreData>,
     memory: Memory,
     alloc: TypedFunc<i32, i32>,
-    /// The exports called so far, by name: a game calls one to three, so a short list beats a hash.
-    functions: Vec<(String, Decision)>,
-    /// The observation's JSON, in a buffer kept from call to call.
+    /// The exports called so far, by name, with the game's transcoder for each when the module chose
+    /// postcard: a game calls one to three, so a short list beats a hash.
+    functions: Vec<(String, Decision, Option<Transcoder>)>,
+    /// The game's name, from the setup, for the transcoders.
+    game: String,
+    /// The observation's bytes, in a buffer kept from call to call.
     input: Vec<u8>,
+    /// Whether the module chose postcard (`botbox_encoding` answered 1) for the payloads that have it.
+    binary: bool,
     instance: wasmtime::Instance,
     limits: Limits,
 }
@@ -291,6 +296,8 @@ impl Instance {
             alloc,
             functions: Vec::new(),
             input: Vec::new(),
+            binary: false,
+            game: setup.game.clone(),
             instance,
             limits: limits.clone(),
         };
@@ -309,6 +316,7 @@ impl Instance {
                 format!("botbox_init returned {status}"),
             ));
         }
+        me.binary = me.encoding()?;
         Ok(me)
     }
 
@@ -317,15 +325,15 @@ impl Instance {
         function: &str,
         observation: &P,
     ) -> Result<A, Fault> {
+        let (f, transcoder) = self.function(function)?;
         let mut input = std::mem::take(&mut self.input);
         input.clear();
-        serde_json::to_writer(&mut input, observation)
-            .map_err(|e| Fault::new(FaultKind::Error, e.to_string()))?;
+        let encoded = self.encode(observation, transcoder, &mut input);
+        // The limits are armed before `botbox_alloc`, the first guest code of the call.
         refill(&mut self.store, &self.limits);
-        let f = self.function(function)?;
-        let written = self.write_input(&input);
+        let written = encoded.and_then(|binary| Ok((binary, self.write_input(&input)?)));
         self.input = input;
-        let (ptr, len) = written?;
+        let (binary, (ptr, len)) = written?;
         let packed = f.call(&mut self.store, (ptr, len));
         self.store.data().deadline.disarm();
         let packed = packed.map_err(|e| classify(e, &self.store, &self.limits, FaultKind::Trap))?;
@@ -336,16 +344,82 @@ impl Instance {
             ));
         }
         let bytes = self.read_answer(packed)?;
-        serde_json::from_slice(bytes).map_err(|e| {
-            let preview = String::from_utf8_lossy(&bytes[..bytes.len().min(80)]).into_owned();
+        let bad = |shown: String, e: &dyn fmt::Display| {
             Fault::new(
                 FaultKind::BadOutput,
                 format!(
                     "`{function}` returned {}",
-                    super::payload::bad_answer::<A>(&format!("{preview:?}"), &e)
+                    super::payload::bad_answer::<A>(&shown, e)
                 ),
             )
+        };
+        if binary {
+            let shown = || {
+                let hex: Vec<String> = bytes.iter().take(16).map(|b| format!("{b:02x}")).collect();
+                let more = if bytes.len() > 16 { " ..." } else { "" };
+                format!("postcard [{}{more}] ({} bytes)", hex.join(" "), bytes.len())
+            };
+            let decoded = match (A::from_binary(bytes), transcoder) {
+                (Some(answer), _) => answer,
+                (None, Some(t)) => (t.decode)(bytes)
+                    .and_then(|json| A::deserialize(json).map_err(|e| e.to_string())),
+                (None, None) => Err("no postcard form for this answer".to_string()),
+            };
+            return decoded.map_err(|e| bad(shown(), &e));
+        }
+        serde_json::from_slice(bytes).map_err(|e| {
+            let preview = String::from_utf8_lossy(&bytes[..bytes.len().min(80)]).into_owned();
+            bad(format!("{preview:?}"), &e)
         })
+    }
+
+    /// Writes the observation into `input` as postcard if the module chose it and the payload (or the
+    /// game's transcoder for a free JSON payload) has a postcard form, else as JSON; says which.
+    fn encode<P: Payload>(
+        &self,
+        observation: &P,
+        transcoder: Option<Transcoder>,
+        input: &mut Vec<u8>,
+    ) -> Result<bool, Fault> {
+        let error = |e: String| Fault::new(FaultKind::Error, e);
+        if self.binary {
+            if let Some(encoded) = observation.to_binary(input) {
+                return encoded.map(|()| true).map_err(error);
+            }
+            if let Some(t) = transcoder {
+                let json = serde_json::to_value(observation).map_err(|e| error(e.to_string()))?;
+                return (t.encode)(&json, input).map(|()| true).map_err(error);
+            }
+        }
+        serde_json::to_writer(&mut *input, observation).map_err(|e| error(e.to_string()))?;
+        Ok(false)
+    }
+
+    /// The encoding the module chose: `botbox_encoding() -> i32` answering 1 for postcard, 0 (or no
+    /// such export) for JSON.
+    fn encoding(&mut self) -> Result<bool, Fault> {
+        if self
+            .instance
+            .get_func(&mut self.store, "botbox_encoding")
+            .is_none()
+        {
+            return Ok(false);
+        }
+        let load = |message: String| Fault::new(FaultKind::Load, message);
+        let f = self
+            .instance
+            .get_typed_func::<(), i32>(&mut self.store, "botbox_encoding")
+            .map_err(|e| load(format!("`botbox_encoding` must be () -> i32: {e}")))?;
+        refill(&mut self.store, &self.limits);
+        let chosen = f.call(&mut self.store, ());
+        self.store.data().deadline.disarm();
+        match chosen.map_err(|e| classify(e, &self.store, &self.limits, FaultKind::Load))? {
+            0 => Ok(false),
+            1 => Ok(true),
+            other => Err(load(format!(
+                "botbox_encoding returned {other}: 0 (JSON) or 1 (postcard)"
+            ))),
+        }
     }
 
     /// Whether the module exports a function `name`.
@@ -361,9 +435,9 @@ impl Instance {
         self.store.data().log.line_count()
     }
 
-    fn function(&mut self, name: &str) -> Result<Decision, Fault> {
-        if let Some((_, f)) = self.functions.iter().find(|(n, _)| n == name) {
-            return Ok(f.clone());
+    fn function(&mut self, name: &str) -> Result<(Decision, Option<Transcoder>), Fault> {
+        if let Some((_, f, t)) = self.functions.iter().find(|(n, _, _)| n == name) {
+            return Ok((f.clone(), *t));
         }
         let f = self
             .instance
@@ -374,8 +448,16 @@ impl Instance {
                     format!("the module has no export `{name}` of type (i32, i32) -> i64: {e}"),
                 )
             })?;
-        self.functions.push((name.to_string(), f.clone()));
-        Ok(f)
+        let transcoder = if self.binary {
+            super::extension::all()
+                .iter()
+                .find_map(|e| e.transcoder(&self.game, name))
+        } else {
+            None
+        };
+        self.functions
+            .push((name.to_string(), f.clone(), transcoder));
+        Ok((f, transcoder))
     }
 
     /// Asks the guest for a buffer and copies `bytes` into it.
