@@ -227,7 +227,10 @@ const SDK_SOURCES: [(&str, &str); 9] = [
         "connect4.rs",
         include_str!("../../../strategies/sdk/src/connect4.rs"),
     ),
-    ("wire.rs", include_str!("../../../strategies/sdk/src/wire.rs")),
+    (
+        "wire.rs",
+        include_str!("../../../strategies/sdk/src/wire.rs"),
+    ),
 ];
 
 const WAT_2048: &str = include_str!("../../../strategies/wat/g2048/corner.wat");
