@@ -10,7 +10,7 @@
 use std::cell::RefCell;
 use std::sync::LazyLock;
 
-use mlua::{Function, Lua, Value};
+use mlua::{Function, Lua, Table, Value};
 
 use botbox_sdk::bs::{CallObservation, Event, PlayObservation};
 
@@ -19,56 +19,75 @@ use crate::runtime::payload::{self, LuaCall};
 use crate::runtime::{Answer, Payload};
 
 const CONSTRUCTORS: &str = r#"
-local byte = string.byte
-local function bind(p1, p2, p3, p4)
-  local function play(s)
-    local you, r1, r2, t1, t2, rank, pile, a, b, c, d = byte(s, 1, 11)
-    return {you = you, players = {p1, p2, p3, p4}, round = r1 + 256 * r2, turn = t1 + 256 * t2,
-            rank = rank, hand = {byte(s, 12, -1)}, hand_sizes = {a, b, c, d}, pile = pile}
+-- The packed bytes arrive in a buffer the host writes in place (making a string from the host costs a
+-- protected call, and reading the buffer as a string would intern one per call): the constructors
+-- read them with buffer.readu8, which Luau's native code inlines.
+local readu8, readu16, create = buffer.readu8, buffer.readu16, table.create
+-- Bytes `from` to `n - 1` of `b` as a list.
+local function list(b, from, n)
+  local t = create(n - from)
+  for i = from, n - 1 do
+    t[i - from + 1] = readu8(b, i)
   end
-  local function call(s)
-    local you, r1, r2, t1, t2, player, rank, count, player_hand, pile, a, b, c, d = byte(s, 1, 14)
-    return {you = you, players = {p1, p2, p3, p4}, round = r1 + 256 * r2, turn = t1 + 256 * t2,
-            player = player, rank = rank, count = count, player_hand = player_hand, pile = pile,
-            hand = {byte(s, 15, -1)}, hand_sizes = {a, b, c, d}}
+  return t
+end
+-- The constructors of one game: `players` is made once per game and is read-only (the same names
+-- for every observation of the game; a new game gets a new table).
+local function bind(p1, p2, p3, p4)
+  local players = table.freeze({p1, p2, p3, p4})
+  local function play(b, n)
+    return {you = readu8(b, 0), players = players, round = readu16(b, 1),
+            turn = readu16(b, 3), rank = readu8(b, 5), hand = list(b, 11, n),
+            hand_sizes = {readu8(b, 7), readu8(b, 8), readu8(b, 9), readu8(b, 10)}, pile = readu8(b, 6)}
+  end
+  local function call(b, n)
+    return {you = readu8(b, 0), players = players, round = readu16(b, 1),
+            turn = readu16(b, 3), player = readu8(b, 5), rank = readu8(b, 6),
+            count = readu8(b, 7), player_hand = readu8(b, 8), pile = readu8(b, 9),
+            hand = list(b, 14, n),
+            hand_sizes = {readu8(b, 10), readu8(b, 11), readu8(b, 12), readu8(b, 13)}}
   end
   return play, call
 end
-local function event(s)
-  local kind, t1, t2 = byte(s, 1, 3)
-  local turn = t1 + 256 * t2
+local function event(b, n)
+  local kind, turn = readu8(b, 0), readu16(b, 1)
   if kind == 0 then
-    local player, rank, count, hand_size, pile = byte(s, 4, 8)
-    return {type = "play", turn = turn, player = player, rank = rank, count = count,
-            hand_size = hand_size, pile = pile}
+    return {type = "play", turn = turn, player = readu8(b, 3), rank = readu8(b, 4),
+            count = readu8(b, 5), hand_size = readu8(b, 6), pile = readu8(b, 7)}
   elseif kind == 1 then
-    return {type = "no_call", turn = turn, player = byte(s, 4)}
+    return {type = "no_call", turn = turn, player = readu8(b, 3)}
   elseif kind == 2 then
-    local player, caller, lie, taker, taken, reward = byte(s, 4, 9)
-    return {type = "call", turn = turn, player = player, caller = caller, lie = lie == 1,
-            cards = {byte(s, 10, -1)}, taker = taker, taken = taken, reward = reward == 1}
+    return {type = "call", turn = turn, player = readu8(b, 3), caller = readu8(b, 4),
+            lie = readu8(b, 5) == 1, cards = list(b, 9, n), taker = readu8(b, 6),
+            taken = readu8(b, 7), reward = readu8(b, 8) == 1}
   else
     return {type = "round_end", round = turn}
   end
 end
--- The packed bytes arrive in a buffer the host writes in place (making a string from the host costs a
--- protected call); `build` reads them as a string for `byte`, with the library's own readstring (the
--- strategy's is wrapped to charge its size to the budget; see costs.rs).
-local readstring = ((...) or buffer).readstring
 local function build(constructor, b, n)
-  return constructor(readstring(b, 0, n))
+  return constructor(b, n)
 end
--- The strategy's function looked up (raw), its observation built and the call made in one crossing:
--- false if there is no such function, else true and what the state's trusted xpcall wrapper returns.
-local rawget, type = rawget, type
-local function dispatch(constructor, wrapper, module, key, b, n)
-  local f = rawget(module, key)
-  if type(f) ~= "function" then
-    return false
+-- A caller for one function of one game's module: called with the packed length, it looks the
+-- strategy's function up (raw), builds its observation and makes the call, in one crossing: false if
+-- there is no such function, else true and what the state's trusted xpcall wrapper returns. (Bound
+-- once, it spares the host pushing five values per call.)
+-- The call's status goes into the buffer's last byte (0 no such function, 1 an answer, 2 an error)
+-- and only the answer or the error's message comes back, one value for the host to take.
+local rawget, type, writeu8 = rawget, type, buffer.writeu8
+local STATUS = buffer.len(...) - 1
+local function caller(constructor, wrapper, module, key, b)
+  return function(n)
+    local f = rawget(module, key)
+    if type(f) ~= "function" then
+      writeu8(b, STATUS, 0)
+      return nil
+    end
+    local ok, value = wrapper(f, constructor(b, n))
+    writeu8(b, STATUS, if ok then 1 else 2)
+    return value
   end
-  return true, wrapper(f, constructor(readstring(b, 0, n)))
 end
-return bind, event, build, dispatch
+return bind, event, build, caller
 "#;
 
 /// What a state keeps between observations: the constructors, bound to the last table's names.
@@ -76,31 +95,40 @@ struct Cache {
     bind: Function,
     event: Function,
     build: Function,
-    dispatch: Function,
+    caller: Function,
+    /// The module of the game the constructors and callers are bound for, by address, and the
+    /// module itself, held so that no later module can have its address; the callers bound so far,
+    /// by the address of their function's name and their constructor.
+    callers: RefCell<Callers>,
     /// Where the packed bytes are written for the constructors: never seen by strategy code.
     bytes: mlua::Buffer,
     /// The names `play` and `call` are bound to, and those two constructors.
     bound: RefCell<Option<(Vec<String>, Function, Function)>>,
 }
 
+/// The module's address, the module, and the callers by their name's and constructor's addresses.
+type Callers = (usize, Option<Table>, Vec<([usize; 2], Function)>);
+
 /// Runs `f` with this state's [`Cache`], making it on first use.
 fn cache<R>(lua: &Lua, f: impl FnOnce(&Cache) -> mlua::Result<R>) -> mlua::Result<R> {
-    if lua.app_data_ref::<Cache>().is_none() {
-        static CODE: LazyLock<Vec<u8>> = LazyLock::new(|| lua_rt::compile_trusted(CONSTRUCTORS));
-        let (bind, event, build, dispatch) = lua_rt::load_trusted(lua, "=botbox.bs", &CODE)?
-            .call(lua.named_registry_value::<Value>(lua_rt::ORIGINALS_KEY)?)?;
-        let bound = RefCell::new(None);
-        let bytes = lua.create_buffer([0u8; PACKED_MAX])?;
-        lua.set_app_data(Cache {
-            bind,
-            event,
-            build,
-            dispatch,
-            bytes,
-            bound,
-        });
+    if let Some(cache) = lua.app_data_ref::<Cache>() {
+        return f(&cache);
     }
-    let cache = lua.app_data_ref::<Cache>().expect("made above");
+    static CODE: LazyLock<Vec<u8>> = LazyLock::new(|| lua_rt::compile_trusted(CONSTRUCTORS));
+    let bytes = lua.create_buffer([0u8; PACKED_MAX])?;
+    let (bind, event, build, caller) =
+        lua_rt::load_trusted(lua, "=botbox.bs", &CODE)?.call(&bytes)?;
+    let bound = RefCell::new(None);
+    lua.set_app_data(Cache {
+        bind,
+        event,
+        build,
+        caller,
+        callers: RefCell::new((0, None, Vec::new())),
+        bytes,
+        bound,
+    });
+    let cache = lua.app_data_ref::<Cache>().expect("set above");
     f(&cache)
 }
 
@@ -113,21 +141,35 @@ enum Kind {
 }
 
 /// Runs `f` with the constructor of `kind` (`play` and `call` bound to `players`) and the cache.
+/// With `module`, the constructors are bound afresh when it is another game's module than last time,
+/// so every game has its own `players` table.
 fn with_constructor<R>(
     lua: &Lua,
     players: &[String],
     kind: Kind,
+    module: Option<&mlua::Table>,
     f: impl FnOnce(&Cache, &Function) -> mlua::Result<R>,
 ) -> mlua::Result<R> {
     cache(lua, |c| {
+        // Before anything else: a caller of another game's module must never be found again.
+        let new_game = module.is_some_and(|m| {
+            let mut callers = c.callers.borrow_mut();
+            let address = m.to_pointer() as usize;
+            let new = callers.0 != address;
+            if new {
+                *callers = (address, Some(m.clone()), Vec::new());
+            }
+            new
+        });
         if let Kind::Event = kind {
             return f(c, &c.event);
         }
-        let stale = c
-            .bound
-            .borrow()
-            .as_ref()
-            .is_none_or(|(names, _, _)| names != players);
+        // Within one game (a module) the names cannot change: they are compared only without one.
+        let stale = new_game
+            || c.bound
+                .borrow()
+                .as_ref()
+                .is_none_or(|(names, _, _)| module.is_none() && names.as_slice() != players);
         if stale {
             let names: Vec<Value> = players
                 .iter()
@@ -155,7 +197,7 @@ impl Prepared<'_> {
     /// The table, as the strategy sees it.
     pub fn table(&self, lua: &Lua) -> mlua::Result<Value> {
         let p = &self.packed;
-        with_constructor(lua, self.players, self.kind, |c, constructor| {
+        with_constructor(lua, self.players, self.kind, None, |c, constructor| {
             c.bytes.write_bytes(0, p.as_bytes());
             c.build.call((constructor, &c.bytes, p.len))
         })
@@ -166,17 +208,43 @@ impl Prepared<'_> {
     pub fn call(&self, call: &LuaCall) -> mlua::Result<Option<(bool, Value)>> {
         let (lua, wrapper, module, key) = (call.lua, call.wrapper, call.module, call.key);
         let p = &self.packed;
-        with_constructor(lua, self.players, self.kind, |c, constructor| {
-            c.bytes.write_bytes(0, p.as_bytes());
-            let (found, ok, value): (bool, Option<bool>, Value) =
-                c.dispatch
-                    .call((constructor, wrapper, module, key, &c.bytes, p.len))?;
-            Ok(found.then(|| (ok.unwrap_or(false), value)))
-        })
+        with_constructor(
+            lua,
+            self.players,
+            self.kind,
+            Some(module),
+            |c, constructor| {
+                c.bytes.write_bytes(0, p.as_bytes());
+                let id = [key.to_pointer() as usize, constructor.to_pointer() as usize];
+                let known = c
+                    .callers
+                    .borrow()
+                    .2
+                    .iter()
+                    .find(|(ids, _)| *ids == id)
+                    .map(|(_, f)| f.clone());
+                let caller = match known {
+                    Some(f) => f,
+                    None => {
+                        let f: Function =
+                            c.caller
+                                .call((constructor, wrapper, module, key, &c.bytes))?;
+                        c.callers.borrow_mut().2.push((id, f.clone()));
+                        f
+                    }
+                };
+                let value: Value = caller.call(p.len)?;
+                Ok(match c.bytes.read_bytes::<1>(PACKED_MAX - 1)[0] {
+                    0 => None,
+                    status => Some((status == 1, value)),
+                })
+            },
+        )
     }
 }
 
-/// The longest packed observation: 14 bytes of fields and at most 52 cards, with room to spare.
+/// The buffer's size: the longest packed observation (14 bytes of fields and at most 52 cards) with
+/// room to spare, and the call's status in the last byte.
 const PACKED_MAX: usize = 96;
 
 /// Bytes for the packed string: each value must fit its width, else `None` (the general path).
@@ -201,7 +269,7 @@ impl Packed {
     }
 
     fn byte(&mut self, v: u32) -> &mut Packed {
-        self.fits &= v <= 0xFF && self.len < self.bytes.len();
+        self.fits &= v <= 0xFF && self.len < PACKED_MAX - 1;
         if self.fits {
             self.bytes[self.len] = v as u8;
             self.len += 1;

@@ -246,17 +246,17 @@ impl Instance {
         function: &str,
         observation: &P,
     ) -> Result<A, Fault> {
-        let key = self
-            .vm
-            .key(function)
-            .map_err(|e| host_fault(FaultKind::Error, e))?;
         let vm = &self.vm;
+        let keys = vm
+            .keys(function)
+            .map_err(|e| host_fault(FaultKind::Error, e))?;
+        let key = &keys.last().expect("keys(name) puts name last").1;
         vm.begin();
         let result = observation.call_lua(&super::payload::LuaCall {
             lua: &vm.lua,
             wrapper: &vm.wrapper,
             module: &self.module,
-            key: &key,
+            key,
         });
         vm.end();
         let Some(result) = result.transpose() else {
@@ -305,6 +305,13 @@ impl Vm {
             collect_at: Cell::new(limits.memory),
         });
         let lua = Lua::new_with(libs(), LuaOptions::new()).map_err(load)?;
+        // The collector starts a cycle when the heap is 4 times what was alive after the last one
+        // (Luau's default is 2): a BS game makes a few small tables per decision and keeps little,
+        // and marking and sweeping were a tenth of its instructions. Live memory is still capped
+        // exactly (see `collect`); only garbage waits longer.
+        lua.gc_set_mode(mlua::state::GcMode::Incremental(
+            mlua::state::GcIncParams::default().goal(GC_GOAL),
+        ));
         let prepared = prepare(&lua, &shared).map_err(load)?;
         lua.set_memory_limit(hard_limit(limits.memory))
             .map_err(load)?;
@@ -336,13 +343,30 @@ impl Vm {
 
     /// `name` as a Lua string, for looking functions up in the strategy's table.
     fn key(&self, name: &str) -> mlua::Result<mlua::LuaString> {
+        Ok(self
+            .keys(name)?
+            .last()
+            .expect("keys(name) puts name last")
+            .1
+            .clone())
+    }
+
+    /// The strings made so far for function names, `name`'s last: borrowed, not copied (copying a
+    /// Lua value from Rust costs a push on mlua's reference thread, at every call).
+    fn keys(&self, name: &str) -> mlua::Result<std::cell::Ref<'_, Vec<(String, mlua::LuaString)>>> {
         let mut keys = self.keys.borrow_mut();
-        if let Some((_, key)) = keys.iter().find(|(n, _)| n == name) {
-            return Ok(key.clone());
+        match keys.iter().position(|(n, _)| n == name) {
+            Some(i) => {
+                let last = keys.len() - 1;
+                keys.swap(i, last);
+            }
+            None => {
+                let key = self.lua.create_string(name)?;
+                keys.push((name.to_string(), key));
+            }
         }
-        let key = self.lua.create_string(name)?;
-        keys.push((name.to_string(), key.clone()));
-        Ok(key)
+        drop(keys);
+        Ok(self.keys.borrow())
     }
 
     /// Readies the state for a new game and runs a copy of the chunk in a new environment, under the
@@ -609,9 +633,6 @@ fn install_costs(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<mlua::Buffer> {
     let charge = lua.create_function(move |_, ticks: f64| payer.charge(ticks))?;
     let globals = lua.globals();
     let buffer: Table = globals.raw_get("buffer")?;
-    let originals = lua.create_table()?;
-    originals.raw_set("readstring", buffer.raw_get::<Function>("readstring")?)?;
-    lua.set_named_registry_value(ORIGINALS_KEY, originals)?;
     static CODE: LazyLock<Vec<u8>> = LazyLock::new(|| compile_trusted(costs::WRAPPERS));
     load_trusted(lua, "=botbox.limits", &CODE)?.call::<()>((
         charge,
@@ -629,10 +650,6 @@ fn install_costs(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<mlua::Buffer> {
 
 /// Steps of the pattern matcher (a character examined, 8 bytes compared) charged as one tick.
 const PATTERN_STEPS_PER_TICK: u64 = 4;
-
-/// The registry table of library functions as they were before [`costs`] wrapped them, for the
-/// host's own Luau code.
-pub(crate) const ORIGINALS_KEY: &str = "botbox.originals";
 
 /// The allocator's hard limit for a live-memory cap: room for the garbage made between two
 /// interrupts, at which the cap itself is checked after a collection.
@@ -681,6 +698,9 @@ fn with_traceback(message: &str, traceback: &str) -> String {
         format!("{message}\nstack traceback:\n  {}", frames.join("\n  "))
     }
 }
+
+/// Luau's `LUA_GCSETGOAL`, in percent of the live heap: see [`Vm::new`].
+const GC_GOAL: i32 = 400;
 
 /// Our Luau runs the host's interrupt once every this many ticks, counted from the start of each call
 /// (vendor/luau0-src/BOTBOX.md): the budget is counted and the heap and the time limit are looked at
