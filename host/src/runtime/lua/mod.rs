@@ -29,7 +29,7 @@ mod costs;
 mod pattern;
 mod pool;
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, Ref, RefCell};
 use std::collections::HashSet;
 use std::fmt;
 use std::rc::Rc;
@@ -247,10 +247,10 @@ impl Instance {
         observation: &P,
     ) -> Result<A, Fault> {
         let vm = &self.vm;
-        let keys = vm
+        let (keys, i) = vm
             .keys(function)
             .map_err(|e| host_fault(FaultKind::Error, e))?;
-        let key = &keys.last().expect("keys(name) puts name last").1;
+        let key = &keys[i].1;
         vm.begin();
         let result = observation.call_lua(&super::payload::LuaCall {
             lua: &vm.lua,
@@ -343,30 +343,24 @@ impl Vm {
 
     /// `name` as a Lua string, for looking functions up in the strategy's table.
     fn key(&self, name: &str) -> mlua::Result<mlua::LuaString> {
-        Ok(self
-            .keys(name)?
-            .last()
-            .expect("keys(name) puts name last")
-            .1
-            .clone())
+        let (keys, i) = self.keys(name)?;
+        Ok(keys[i].1.clone())
     }
 
-    /// The strings made so far for function names, `name`'s last: borrowed, not copied (copying a
-    /// Lua value from Rust costs a push on mlua's reference thread, at every call).
-    fn keys(&self, name: &str) -> mlua::Result<std::cell::Ref<'_, Vec<(String, mlua::LuaString)>>> {
-        let mut keys = self.keys.borrow_mut();
-        match keys.iter().position(|(n, _)| n == name) {
-            Some(i) => {
-                let last = keys.len() - 1;
-                keys.swap(i, last);
-            }
+    /// The strings made so far for function names, and where `name`'s is: borrowed, not copied
+    /// (copying a Lua value from Rust costs a push on mlua's reference thread, at every call).
+    fn keys(&self, name: &str) -> mlua::Result<(Ref<'_, Vec<(String, mlua::LuaString)>>, usize)> {
+        let found = self.keys.borrow().iter().position(|(n, _)| n == name);
+        let i = match found {
+            Some(i) => i,
             None => {
                 let key = self.lua.create_string(name)?;
+                let mut keys = self.keys.borrow_mut();
                 keys.push((name.to_string(), key));
+                keys.len() - 1
             }
-        }
-        drop(keys);
-        Ok(self.keys.borrow())
+        };
+        Ok((self.keys.borrow(), i))
     }
 
     /// Readies the state for a new game and runs a copy of the chunk in a new environment, under the
