@@ -134,6 +134,34 @@ fn a_tournament_of_two_entries_runs_the_test_on_any_contract_game() {
 }
 
 #[test]
+fn a_tournament_file_carries_its_test_and_the_command_line_overrides_it() {
+    let file = "examples/tournaments/sprt-dice.toml";
+    let (report, text) = decided_the_same_whatever_jobs("sprt/file", &["tournament", file]);
+    assert_eq!(report["sprt"]["verdict"], "H1");
+    assert_eq!(report["sprt"]["elo1"], 50.0);
+    assert!(text.contains("H1 accepted"), "{text}");
+    let dir = scratch("sprt/file-override");
+    let (_, report) = run_json(&dir, &["tournament", file, "--sprt", "elo0=0,elo1=20"]);
+    assert_eq!(report["sprt"]["elo1"], 20.0);
+    // A test the file spells wrong is refused before any game, naming the file and the value.
+    let bad = dir.join("bad.toml");
+    let repo = util::repo().display().to_string();
+    let text = std::fs::read_to_string(util::repo().join(file))
+        .unwrap()
+        .replace("elo1=50", "elo1=fifty")
+        .replace("\"../../", &format!("\"{repo}/"))
+        .replace("\"../", &format!("\"{repo}/examples/"));
+    std::fs::write(&bad, text).unwrap();
+    let out = botbox(&["tournament", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("bad.toml: sprt = ") && err.contains("elo1=fifty is not a number"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_run_that_reaches_its_cap_says_it_is_undecided() {
     let dir = scratch("sprt/cap");
     let args = [

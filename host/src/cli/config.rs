@@ -77,6 +77,9 @@ pub struct File {
     /// BS: whether an entry may sit at a table more than once.
     #[serde(default)]
     pub repeat: bool,
+    /// Two entries of a two-player game: a sequential test, spelled as `--sprt` is
+    /// (`"elo0=0,elo1=5,alpha=0.05,beta=0.05"`); `games` is then the most to play.
+    pub sprt: Option<String>,
     #[serde(default)]
     pub output: Output,
 }
@@ -209,6 +212,9 @@ pub struct Overrides {
     /// Limits over the file's `[limits]`
     #[command(flatten)]
     pub limits: LimitSpec,
+    /// A sequential test over the file's `sprt`
+    #[command(flatten)]
+    pub sprt: super::run::SprtArgs,
 }
 
 /// `botbox tournament FILE.toml`.
@@ -278,12 +284,28 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
             _ => "variants",
         })
     })?;
-    let games = f.games.unwrap_or(match game.seats() {
-        1 => 100,
-        2 => 20,
-        _ => 1000,
-    });
+    let sprt = match (overrides.sprt.sprt, &f.sprt) {
+        (Some(test), _) => Some(test),
+        (None, Some(text)) => Some(
+            text.parse::<crate::tournament::sprt::Sprt>()
+                .map_err(|e| anyhow::anyhow!("{}: sprt = {text:?}: {e}", path.display()))?,
+        ),
+        (None, None) => None,
+    };
+    let games = match (f.games, sprt) {
+        (Some(n), Some(_)) if n % 2 == 1 => anyhow::bail!(
+            "{}: games = {n} is odd: a sequential test plays games in pairs with the sides swapped",
+            path.display()
+        ),
+        (Some(n), _) => n,
+        (None, Some(_)) => super::run::SPRT_CAP,
+        (None, None) => match game.seats() {
+            1 => 100,
+            2 => 20,
+            _ => 1000,
+        },
+    };
     let plan = super::hosted::plan(&game, f.format, games, f.seed, f.repeat);
-    super::run::run_and_report(&game, &entries, plan, &run, flags, None)?;
+    super::run::run_and_report(&game, &entries, plan, &run, flags, sprt)?;
     Ok(std::process::ExitCode::SUCCESS)
 }

@@ -93,7 +93,18 @@ pub enum SprtError {
     Probability { key: &'static str, value: f64 },
     #[error("alpha={alpha} and beta={beta} must add up to less than 1")]
     ErrorSum { alpha: f64, beta: f64 },
+    #[error("{key}={value} is not a finite number")]
+    NotFinite { key: &'static str, value: f64 },
+    #[error(
+        "{key}={value} is beyond {MAX_NORMALIZED} normalized Elo either way, where the normalized model cannot be fitted; a test between bots that far apart can use model=logistic"
+    )]
+    TooWide { key: &'static str, value: f64 },
 }
+
+/// The widest hypothesis the normalized model takes, in normalized Elo either way: beyond about
+/// 230 the maximum-likelihood fit (fishtest's fixed-point iteration, as fastchess does it) has no
+/// solution from its starting point.
+pub const MAX_NORMALIZED: f64 = 200.0;
 
 impl FromStr for Sprt {
     type Err = SprtError;
@@ -180,6 +191,14 @@ pub enum Hypothesis {
 impl Sprt {
     /// Whether the test makes sense: `elo0 < elo1`, error rates in (0, 1) adding up to less than 1.
     pub fn check(&self) -> Result<(), SprtError> {
+        for (key, value) in [("elo0", self.elo0), ("elo1", self.elo1)] {
+            if !value.is_finite() {
+                return Err(SprtError::NotFinite { key, value });
+            }
+            if self.model == Model::Normalized && value.abs() > MAX_NORMALIZED {
+                return Err(SprtError::TooWide { key, value });
+            }
+        }
         if self.elo0 >= self.elo1 {
             let (elo0, elo1) = (self.elo0, self.elo1);
             return Err(SprtError::EloOrder { elo0, elo1 });
@@ -270,14 +289,17 @@ fn decreasing_root(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
 }
 
 /// The distribution `p_i = observed_i / (1 + theta * phi_i)` that sums to 1, for weights `phi`
-/// of both signs: the closest to `observed` (in likelihood) with `sum p_i phi_i = 0`.
-fn tilted(observed: &[f64; 5], phi: &[f64; 5]) -> [f64; 5] {
+/// of both signs: the closest to `observed` (in likelihood) with `sum p_i phi_i = 0`. `None` when
+/// the weights do not have both signs (no distribution meets the constraint).
+fn tilted(observed: &[f64; 5], phi: &[f64; 5]) -> Option<[f64; 5]> {
     let (min, max) = phi
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
             (lo.min(x), hi.max(x))
         });
-    debug_assert!(min < 0.0 && max > 0.0, "phi {phi:?} must have both signs");
+    if !(min < 0.0 && max > 0.0) {
+        return None;
+    }
     // sum observed_i phi_i / (1 + theta phi_i) falls from +inf to -inf as theta crosses the
     // interval where every denominator is positive; at its root the p_i sum to 1.
     let condition = |theta: f64| {
@@ -286,12 +308,15 @@ fn tilted(observed: &[f64; 5], phi: &[f64; 5]) -> [f64; 5] {
             .sum::<f64>()
     };
     let theta = decreasing_root(condition, -1.0 / max, -1.0 / min);
-    std::array::from_fn(|i| observed[i] / (1.0 + theta * phi[i]))
+    Some(std::array::from_fn(|i| {
+        observed[i] / (1.0 + theta * phi[i])
+    }))
 }
 
 /// The most likely distribution of pair scores with expected score `s`.
 fn logistic_mle(observed: &[f64; 5], s: f64) -> [f64; 5] {
-    tilted(observed, &SCORES.map(|a| a - s))
+    // With 0 < s < 1 the weights `a - s` run from -s to 1 - s: both signs.
+    tilted(observed, &SCORES.map(|a| a - s)).unwrap_or(*observed)
 }
 
 /// The most likely distribution of pair scores whose `(mu - 1/2) / sigma` is `t`, by the
@@ -309,7 +334,11 @@ fn normalized_mle(observed: &[f64; 5], t: f64) -> [f64; 5] {
             let z = (a - mu) / sigma;
             a - 0.5 - 0.5 * t * sigma * (1.0 + z * z)
         });
-        let next = tilted(observed, &phi);
+        // Within [`MAX_NORMALIZED`] the weights keep both signs; should they not, the last
+        // estimate stands.
+        let Some(next) = tilted(observed, &phi) else {
+            break;
+        };
         let moved = (0..5).map(|i| (next[i] - p[i]).abs()).fold(0.0, f64::max);
         p = next;
         if moved < 1e-13 {

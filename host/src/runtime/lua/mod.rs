@@ -165,7 +165,7 @@ struct Vm {
     /// Cleared by any fault: such a state is not reused.
     healthy: Cell<bool>,
     /// The names of the functions called so far, as Lua strings: made once, not at every call.
-    keys: RefCell<Vec<(String, mlua::LuaString)>>,
+    keys: RefCell<Keys>,
 }
 
 impl fmt::Debug for Instance {
@@ -349,7 +349,7 @@ impl Vm {
 
     /// The strings made so far for function names, and where `name`'s is: borrowed, not copied
     /// (copying a Lua value from Rust costs a push on mlua's reference thread, at every call).
-    fn keys(&self, name: &str) -> mlua::Result<(Ref<'_, Vec<(String, mlua::LuaString)>>, usize)> {
+    fn keys(&self, name: &str) -> mlua::Result<(Ref<'_, Keys>, usize)> {
         let found = self.keys.borrow().iter().position(|(n, _)| n == name);
         let i = match found {
             Some(i) => i,
@@ -692,6 +692,9 @@ fn with_traceback(message: &str, traceback: &str) -> String {
         format!("{message}\nstack traceback:\n  {}", frames.join("\n  "))
     }
 }
+
+/// Function names and the Lua strings made for them, for looking functions up.
+type Keys = Vec<(String, mlua::LuaString)>;
 
 /// Luau's `LUA_GCSETGOAL`, in percent of the live heap: see [`Vm::new`].
 const GC_GOAL: i32 = 400;

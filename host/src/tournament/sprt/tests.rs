@@ -264,3 +264,50 @@ fn the_status_says_which_hypothesis_was_accepted_and_stops_counting() {
     assert_eq!((r.verdict, r.games, r.penta.pairs()), (None, 2, 1));
     assert_eq!(r.conclusion(), "undecided");
 }
+
+/// Hypotheses the normalized model cannot fit are refused when read; within the bound, even the
+/// most lopsided counts give a finite LLR (no panic, no endless fit), and the logistic model takes
+/// any width.
+#[test]
+fn every_accepted_test_has_a_finite_llr_for_any_counts() {
+    for text in ["elo0=0,elo1=250", "elo0=-201,elo1=0"] {
+        assert!(
+            matches!(text.parse::<Sprt>(), Err(SprtError::TooWide { .. })),
+            "{text}"
+        );
+    }
+    for text in ["elo0=nan,elo1=5", "elo0=0,elo1=inf"] {
+        assert!(
+            matches!(text.parse::<Sprt>(), Err(SprtError::NotANumber { .. })),
+            "{text}"
+        );
+    }
+    let nan = Sprt {
+        elo0: f64::NAN,
+        ..test("elo0=0,elo1=5")
+    };
+    assert!(matches!(
+        nan.check(),
+        Err(SprtError::NotFinite { key: "elo0", .. })
+    ));
+    let counts = [
+        [0, 0, 0, 0, 40],
+        [40, 0, 0, 0, 0],
+        [0, 0, 40, 0, 0],
+        [1, 0, 0, 0, 200],
+        [3, 1, 2, 5, 7],
+    ];
+    for spec in [
+        "elo0=0,elo1=200",
+        "elo0=-200,elo1=200",
+        "elo0=-200,elo1=-150",
+        "elo0=0,elo1=5",
+        "elo0=0,elo1=1000,model=logistic",
+        "elo0=-1000,elo1=0,model=logistic",
+    ] {
+        for c in counts {
+            let llr = test(spec).llr(&penta(c));
+            assert!(llr.is_finite(), "{spec} {c:?}: {llr}");
+        }
+    }
+}
