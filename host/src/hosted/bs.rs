@@ -499,6 +499,54 @@ mod tests {
         );
     }
 
+    /// Through the call path, `obs.players` is one read-only table for all of a game's calls, and
+    /// another game (another module) gets its own.
+    #[test]
+    fn players_is_one_read_only_table_per_game() {
+        let lua = Lua::new();
+        let names: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        let obs = Game::new(3).play_observation(&names);
+        let wrapper: Function = lua
+            .load("return function(f, obs) return pcall(f, obs) end")
+            .eval()
+            .unwrap();
+        let seen = lua.create_table().unwrap();
+        lua.globals().set("seen", &seen).unwrap();
+        let module = || -> Table {
+            lua.load(
+                "return {play = function(obs)
+                   table.insert(seen, obs.players)
+                   seen.wrote = pcall(function() obs.players[1] = 'x' end)
+                   return {obs.hand[1]}
+                 end}",
+            )
+            .eval()
+            .unwrap()
+        };
+        let key = lua.create_string("play").unwrap();
+        let (first, second) = (module(), module());
+        for module in [&first, &first, &second] {
+            let call = LuaCall {
+                lua: &lua,
+                wrapper: &wrapper,
+                module,
+                key: &key,
+            };
+            let (ok, answer) = play_observation(&obs)
+                .unwrap()
+                .call(&call)
+                .unwrap()
+                .unwrap();
+            assert!(ok);
+            assert_eq!(card_list(&answer).unwrap(), [obs.hand[0]]);
+        }
+        let tables: Vec<Table> = (1..=3).map(|i| seen.get(i).unwrap()).collect();
+        assert_eq!(tables[0].to_pointer(), tables[1].to_pointer());
+        assert_ne!(tables[0].to_pointer(), tables[2].to_pointer());
+        assert!(!seen.get::<bool>("wrote").unwrap());
+        assert_eq!(tables[2].get::<String>(1).unwrap(), "a");
+    }
+
     #[test]
     fn the_fast_tables_equal_the_json_shape() {
         let lua = Lua::new();
