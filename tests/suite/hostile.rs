@@ -219,35 +219,33 @@ fn lua_syntax_errors_name_file_and_line() {
 }
 
 /// The process's resident memory counts every test running beside this one (a league test's
-/// server, a browser test's pages), so the bombs go off in a process of their own: this test
-/// binary again, running only [`memory_bombs_alone`].
+/// server, a browser test's pages), so the bombs go off in a process of their own: this test binary
+/// run again for this test alone, told so by [`ALONE`].
 #[cfg(target_os = "linux")]
 #[test]
 fn host_memory_stays_bounded_across_many_memory_bombs() {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "hostile::memory_bombs_alone",
-            "--exact",
-            "--ignored",
-            "--test-threads=1",
-            "--nocapture",
-        ])
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success() && text.contains("1 passed"), "{text}");
-}
-
-/// 30 games of a bot that fills its 32 MiB cap: the host's resident memory grows by less than
-/// three caps. Run by [`host_memory_stays_bounded_across_many_memory_bombs`], alone in its process.
-#[cfg(target_os = "linux")]
-#[test]
-#[ignore = "run alone in its own process by host_memory_stays_bounded_across_many_memory_bombs"]
-fn memory_bombs_alone() {
+    if std::env::var_os(ALONE).is_none() {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "hostile::host_memory_stays_bounded_across_many_memory_bombs",
+                "--exact",
+                "--test-threads=1",
+                "--nocapture",
+            ])
+            .env(ALONE, "1")
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.success() && text.contains("1 passed") && text.contains("grew by"),
+            "{text}"
+        );
+        return;
+    }
     let strategy = Strategy::load(
         &at("strategies/hostile/lua/memory_bomb.lua"),
         &test_limits(),
@@ -268,6 +266,10 @@ fn memory_bombs_alone() {
         grown >> 20
     );
 }
+
+/// Set in the process that sets the bombs off alone.
+#[cfg(target_os = "linux")]
+const ALONE: &str = "BOTBOX_TEST_BOMBS_ALONE";
 
 // Compile cost: caps on a module's shape, checked before compiling, and the compile-time limit
 // (docs/wasm-abi.md, "Limits on modules"). The modules are generated here, in the binary format.
