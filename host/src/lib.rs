@@ -23,7 +23,7 @@
 //! strategy code; [`play`] plays one game between the two; [`tournament`] runs many games in parallel
 //! and summarises them; [`replay`] records and reads games; [`reload`] watches strategy files for new versions; [`schema`] publishes the wire types.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 /// The `botbox` command line: its subcommands, each with `--help` and examples. In the library so the
 /// fuzz targets reach the parsers it owns (tournament files, the replay readers); not an API.

@@ -452,6 +452,50 @@ fn a_wasm_bot_plays_through_the_same_contract_and_its_illegal_play_is_a_fault() 
     assert_eq!(standing(&json, "c")["faults"], serde_json::json!({}));
 }
 
+/// Through BS's fast call path too, an error names the strategy's line and lists only its frames.
+#[test]
+fn a_lua_error_in_play_names_the_strategys_line_and_frames_only() {
+    let dir = scratch("bs/error_frames");
+    let broken = "local M = {}\n\
+                  local function pick(hand) return hand.missing.card end\n\
+                  function M.play(obs)\n\
+                  \x20 return {pick(obs)}\n\
+                  end\n\
+                  function M.call(obs) error(\"no\", 2) end\n\
+                  return M\n";
+    let bots = write_bots(
+        &dir,
+        &[
+            ("a", PLAYER1),
+            ("b", PLAYER1),
+            ("c", PLAYER1),
+            ("broken", broken),
+        ],
+    );
+    let (_, json) = tournament(&dir, &bots, &["--games", "2"]);
+    let message = json["games"][0]["faults"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| !f.is_null())
+        .unwrap()["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let first = message.lines().next().unwrap();
+    assert!(
+        first == "no" || first.ends_with("broken.lua:2: attempt to index nil with 'card'"),
+        "{message}"
+    );
+    if first != "no" {
+        assert!(
+            message.contains("broken.lua:4: in function 'play'"),
+            "{message}"
+        );
+    }
+    assert!(!message.contains("botbox"), "{message}");
+}
+
 /// Player1 as a program speaking JSON Lines; it logs every event it is sent on standard error.
 const PROGRAM: &str = r#"#!/usr/bin/env python3
 import json

@@ -91,6 +91,37 @@ fn lua_errors_name_the_file_and_line() {
     );
 }
 
+/// An error's message and traceback show the strategy's own frames only: an error raised at the level
+/// of the host's frame that called the strategy carries no position (as from a C caller), and no
+/// frame of the host's trusted code is listed.
+#[test]
+fn lua_error_messages_show_only_the_strategys_frames() {
+    let dir = util::scratch("hostile/error_frames");
+    let path = dir.join("levels.lua");
+    std::fs::write(
+        &path,
+        "local M = {}\n\
+         local function check(obs) return obs.moves >= 0 end\n\
+         function M.choose_move(obs)\n\
+         \x20 if check(obs) then error(\"at the caller\", 2) end\n\
+         end\n\
+         return M\n",
+    )
+    .unwrap();
+    let fault = fault_of(&path, &test_limits()).expect("a fault");
+    assert_eq!(fault.kind, FaultKind::Error);
+    let message = fault.message;
+    assert!(
+        message.starts_with("at the caller\nstack traceback:\n"),
+        "{message}"
+    );
+    assert!(
+        message.contains("levels.lua:4: in function 'choose_move'"),
+        "{message}"
+    );
+    assert!(!message.contains("botbox"), "{message}");
+}
+
 #[test]
 fn lua_unbounded_recursion_is_an_error_not_a_crash() {
     check(

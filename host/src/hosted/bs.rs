@@ -67,24 +67,23 @@ end
 local function build(constructor, b, n)
   return constructor(b, n)
 end
--- A caller for one function of one game's module: called with the packed length, it looks the
--- strategy's function up (raw), builds its observation and makes the call, in one crossing: false if
--- there is no such function, else true and what the state's trusted xpcall wrapper returns. (Bound
--- once, it spares the host pushing five values per call.)
--- The call's status goes into the buffer's last byte (0 no such function, 1 an answer, 2 an error)
--- and only the answer or the error's message comes back, one value for the host to take.
+-- A caller for one function of one game's module: called with the packed length (in a protected
+-- call, see `LuaCall::pcall`), it looks the strategy's function up (raw), builds its observation and
+-- makes the call, in one crossing: the strategy's answer. (Bound once, it spares the host pushing
+-- five values per call.) The buffer's last byte says whether there was such a function (0 no, 1 yes).
 local rawget, type, writeu8 = rawget, type, buffer.writeu8
 local STATUS = buffer.len(...) - 1
-local function caller(constructor, wrapper, module, key, b)
+local function caller(constructor, reset_ticks, module, key, b)
   return function(n)
     local f = rawget(module, key)
     if type(f) ~= "function" then
       writeu8(b, STATUS, 0)
       return nil
     end
-    local ok, value = wrapper(f, constructor(b, n))
-    writeu8(b, STATUS, if ok then 1 else 2)
-    return value
+    writeu8(b, STATUS, 1)
+    local obs = constructor(b, n)
+    reset_ticks()
+    return f(obs)
   end
 end
 return bind, event, build, caller
@@ -96,6 +95,8 @@ struct Cache {
     event: Function,
     build: Function,
     caller: Function,
+    /// Restarts the interrupt's count before a strategy function runs (see `LuaCall::wrapper`).
+    reset_ticks: Function,
     /// The module of the game the constructors and callers are bound for, by address, and the
     /// module itself, held so that no later module can have its address; the callers bound so far,
     /// by the address of their function's name and their constructor.
@@ -119,11 +120,13 @@ fn cache<R>(lua: &Lua, f: impl FnOnce(&Cache) -> mlua::Result<R>) -> mlua::Resul
     let (bind, event, build, caller) =
         lua_rt::load_trusted(lua, "=botbox.bs", &CODE)?.call(&bytes)?;
     let bound = RefCell::new(None);
+    let reset_ticks = lua.named_registry_value("botbox.reset_ticks")?;
     lua.set_app_data(Cache {
         bind,
         event,
         build,
         caller,
+        reset_ticks,
         callers: RefCell::new((0, None, Vec::new())),
         bytes,
         bound,
@@ -203,10 +206,10 @@ impl Prepared<'_> {
         })
     }
 
-    /// `wrapper(module[key], table)` in one crossing into the state; `None` if `module[key]` (read
+    /// `module[key](table)` in one protected crossing into the state; `None` if `module[key]` (read
     /// raw) is not a function.
     pub fn call(&self, call: &LuaCall) -> mlua::Result<Option<(bool, Value)>> {
-        let (lua, wrapper, module, key) = (call.lua, call.wrapper, call.module, call.key);
+        let (lua, module, key) = (call.lua, call.module, call.key);
         let p = &self.packed;
         with_constructor(
             lua,
@@ -228,15 +231,16 @@ impl Prepared<'_> {
                     None => {
                         let f: Function =
                             c.caller
-                                .call((constructor, wrapper, module, key, &c.bytes))?;
+                                .call((constructor, &c.reset_ticks, module, key, &c.bytes))?;
                         c.callers.borrow_mut().2.push((id, f.clone()));
                         f
                     }
                 };
-                let value: Value = caller.call(p.len)?;
+                let (ok, value) = call.pcall(&caller, p.len)?;
+                // An error is the call's, whatever the byte says (it may be left from the last call).
                 Ok(match c.bytes.read_bytes::<1>(PACKED_MAX - 1)[0] {
-                    0 => None,
-                    status => Some((status == 1, value)),
+                    0 if ok => None,
+                    _ => Some((ok, value)),
                 })
             },
         )
@@ -244,7 +248,7 @@ impl Prepared<'_> {
 }
 
 /// The buffer's size: the longest packed observation (14 bytes of fields and at most 52 cards) with
-/// room to spare, and the call's status in the last byte.
+/// room to spare, and in the last byte whether the strategy had the function called.
 const PACKED_MAX: usize = 96;
 
 /// Bytes for the packed string: each value must fit its width, else `None` (the general path).

@@ -17,7 +17,8 @@ pub trait Payload: Serialize {
     }
 
     /// Calls the strategy's function `module[key]` (read raw) with this payload through the state's
-    /// trusted `wrapper`: `wrapper(f, obs)`; `None` if there is no such function. A payload with a
+    /// trusted `wrapper`, protected: `wrapper(f, obs)` ([`LuaCall::pcall`]); `None` if there is no
+    /// such function. A payload with a
     /// fast constructor looks the function up, builds its table and makes the call in one crossing
     /// into the state.
     fn call_lua(&self, call: &LuaCall) -> mlua::Result<Option<(bool, mlua::Value)>> {
@@ -49,12 +50,16 @@ pub fn json_table(lua: &mlua::Lua, value: &(impl Serialize + ?Sized)) -> mlua::R
     convert::json_to_lua(lua, &json)
 }
 
-/// A call into a strategy's Lua module: the state, its trusted wrapper, the module and the function's
-/// name ([`Payload::call_lua`]).
+/// A call into a strategy's Lua module: the state, its trusted wrapper and message handler, the
+/// module and the function's name ([`Payload::call_lua`]).
 #[derive(Debug)]
 pub struct LuaCall<'a> {
     pub lua: &'a mlua::Lua,
+    /// `wrapper(f, ...)` restarts the interrupt's count and calls `f(...)`: a faster path that calls
+    /// the strategy itself must call `reset_ticks` first as well.
     pub wrapper: &'a mlua::Function,
+    /// The message handler of the protected call ([`LuaCall::pcall`]).
+    pub describe: &'a mlua::Function,
     pub module: &'a mlua::Table,
     pub key: &'a mlua::LuaString,
 }
@@ -66,9 +71,19 @@ impl LuaCall<'_> {
         table: impl FnOnce() -> mlua::Result<mlua::Value>,
     ) -> mlua::Result<Option<(bool, mlua::Value)>> {
         match self.module.raw_get::<mlua::Value>(self.key)? {
-            mlua::Value::Function(f) => self.wrapper.call((f, table()?)).map(Some),
+            mlua::Value::Function(f) => self.pcall(self.wrapper, (f, table()?)).map(Some),
             _ => Ok(None),
         }
+    }
+
+    /// `f(args...)` protected, with the state's handler: `(true, first result)` or `(false, the
+    /// error described)`.
+    pub fn pcall(
+        &self,
+        f: &mlua::Function,
+        args: impl mlua::IntoLuaMulti,
+    ) -> mlua::Result<(bool, mlua::Value)> {
+        super::lua::protected_call(self.lua, self.describe, f, args)
     }
 }
 

@@ -25,8 +25,8 @@ fn players_is_one_read_only_table_per_game() {
     let lua = Lua::new();
     let names: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
     let obs = Game::new(3).play_observation(&names);
-    let wrapper: Function = lua
-        .load("return function(f, obs) return pcall(f, obs) end")
+    let (wrapper, describe): (Function, Function) = lua
+        .load("return function(f, obs) return f(obs) end, tostring")
         .eval()
         .unwrap();
     let seen = lua.create_table().unwrap();
@@ -48,6 +48,7 @@ fn players_is_one_read_only_table_per_game() {
         let call = LuaCall {
             lua: &lua,
             wrapper: &wrapper,
+            describe: &describe,
             module,
             key: &key,
         };

@@ -127,7 +127,8 @@ fn board_from_table(rows: Table) -> mlua::Result<Board> {
 const OBSERVATION: &str = r#"
 -- The board arrives as base-2 exponents, one byte per cell row-major, in a buffer the host writes in
 -- place (never seen by strategy code); `values[e + 1]` is the tile of exponent e (0 for empty).
-local create, readu8, btest, rawget, type = table.create, buffer.readu8, bit32.btest, rawget, type
+local create, readu8, writeu8 = table.create, buffer.readu8, buffer.writeu8
+local btest, rawget, type = bit32.btest, rawget, type
 local values = {0}
 for e = 1, 31 do values[e + 1] = 2 ^ e end
 local function build(cells, size, score, moves, legal)
@@ -149,14 +150,18 @@ local function build(cells, size, score, moves, legal)
   if btest(legal, 8) then n += 1; names[n] = "down" end
   return {board = board, score = score, moves = moves, legal = names}
 end
--- The strategy's function looked up (raw), its observation built and the call made in one crossing:
--- false if there is no such function, else true and what the state's trusted xpcall wrapper returns.
+-- The strategy's function looked up (raw), its observation built and the call made in one crossing
+-- (a protected call, see `LuaCall::pcall`): the strategy's answer. The buffer's last byte says
+-- whether there was such a function (0 no, 1 yes).
+local FOUND = buffer.len(...) - 1
 local function dispatch(wrapper, module, key, cells, size, score, moves, legal)
   local f = rawget(module, key)
   if type(f) ~= "function" then
-    return false
+    writeu8(cells, FOUND, 0)
+    return nil
   end
-  return true, wrapper(f, build(cells, size, score, moves, legal))
+  writeu8(cells, FOUND, 1)
+  return wrapper(f, build(cells, size, score, moves, legal))
 end
 return build, dispatch
 "#;
@@ -187,9 +192,9 @@ pub fn install(lua: &Lua) -> mlua::Result<()> {
     lua.globals().raw_set("g2048", module)?;
     static CODE: std::sync::LazyLock<Vec<u8>> =
         std::sync::LazyLock::new(|| crate::runtime::lua::compile_trusted(OBSERVATION));
+    let cells = lua.create_buffer([0u8; CELLS_MAX + 1])?;
     let (build, dispatch) =
-        crate::runtime::lua::load_trusted(lua, "=botbox.g2048", &CODE)?.call(())?;
-    let cells = lua.create_buffer([0u8; CELLS_MAX])?;
+        crate::runtime::lua::load_trusted(lua, "=botbox.g2048", &CODE)?.call(&cells)?;
     lua.set_app_data(Constructors {
         build,
         dispatch,
@@ -240,17 +245,24 @@ pub fn call(obs: &Observation, call: &LuaCall) -> mlua::Result<Option<(bool, Val
     let Some((size, score, moves, legal)) = packed(&c, obs) else {
         return call.with_table(|| crate::runtime::payload::json_table(call.lua, obs));
     };
-    let (found, ok, value): (bool, Option<bool>, Value) = c.dispatch.call((
-        call.wrapper,
-        call.module,
-        call.key,
-        &c.cells,
-        size,
-        score,
-        moves,
-        legal,
-    ))?;
-    Ok(found.then(|| (ok.unwrap_or(false), value)))
+    let (ok, value) = call.pcall(
+        &c.dispatch,
+        (
+            call.wrapper,
+            call.module,
+            call.key,
+            &c.cells,
+            size,
+            score,
+            moves,
+            legal,
+        ),
+    )?;
+    // An error is the call's, whatever the byte says (it may be left from the last call).
+    Ok(match c.cells.read_bytes::<1>(CELLS_MAX)[0] {
+        0 if ok => None,
+        _ => Some((ok, value)),
+    })
 }
 
 #[cfg(test)]
@@ -284,8 +296,8 @@ mod tests {
             board: vec![vec![3; 9]; 9],
             ..obs.clone()
         };
-        let (module, wrapper): (Table, Function) = lua
-            .load("return {look = function(obs) return obs end}, function(f, obs) return true, f(obs) end")
+        let (module, wrapper, describe): (Table, Function, Function) = lua
+            .load("return {look = function(obs) return obs end}, function(f, obs) return f(obs) end, tostring")
             .eval()
             .unwrap();
         let key = lua.create_string("look").unwrap();
@@ -295,6 +307,7 @@ mod tests {
                 &LuaCall {
                     lua: &lua,
                     wrapper: &wrapper,
+                    describe: &describe,
                     module: &module,
                     key: &key,
                 },

@@ -12,8 +12,8 @@
 //!   they run ([`costs`]), so no single C call escapes the budget;
 //! - the memory cap bounds live memory: the allocator's hard limit is twice the cap, and past the cap
 //!   the interrupt runs a full collection and faults `memory` only if what is alive is still over it;
-//! - strategy functions are called through a trusted `xpcall` wrapper whose handler describes error
-//!   values by type, never through `__tostring`;
+//! - strategy functions are called in a protected call whose message handler describes error values
+//!   by type, never through `__tostring` ([`protected_call`]);
 //! - `require`, `loadstring`, `getfenv`/`setfenv`, `io`, `os` and `debug` are absent; chunks load in text
 //!   mode only (bytecode is refused); `print` goes to the strategy's log;
 //! - every game starts from the file's own top level in a new, empty environment table; the libraries
@@ -144,8 +144,12 @@ struct Vm {
     lua: Lua,
     shared: Rc<Shared>,
     limits: Limits,
-    /// The trusted `xpcall` wrapper every strategy function is called through.
+    /// The trusted wrapper every strategy function is called through: it restarts the interrupt's
+    /// count, then calls the function ([`WRAPPER`]).
     wrapper: Function,
+    /// The message handler of every protected call into strategy code: the error as a string, with
+    /// the strategy's own frames.
+    describe: Function,
     /// The program's chunk, loaded once; each game runs a copy of it in a new environment.
     chunk: Function,
     /// Starts a game's object identities and seeds `math.random` (`math.randomseed` is kept from
@@ -205,11 +209,14 @@ const REMOVED: [&str; 13] = [
     "collectgarbage",
 ];
 
+/// Calls a strategy function: called in a protected call whose message handler is the state's
+/// `describe` ([`protected_call`]). (It was an `xpcall` inside mlua's own protected call: the second
+/// protected call cost about 900 instructions per decision, a twelfth of a BS game.)
 const WRAPPER: &str = r#"
-local xpcall, describe, reset_ticks = ...
+local reset_ticks = ...
 return function(f, ...)
   reset_ticks()
-  return xpcall(f, describe, ...)
+  return f(...)
 end
 "#;
 
@@ -255,6 +262,7 @@ impl Instance {
         let result = observation.call_lua(&super::payload::LuaCall {
             lua: &vm.lua,
             wrapper: &vm.wrapper,
+            describe: &vm.describe,
             module: &self.module,
             key,
         });
@@ -330,6 +338,7 @@ impl Vm {
             shared,
             limits: limits.clone(),
             wrapper: prepared.wrapper,
+            describe: prepared.describe,
             chunk,
             new_game: prepared.new_game,
             meter: prepared.meter,
@@ -427,7 +436,7 @@ impl Vm {
     fn protected(&self, f: Function, args: MultiValue) -> mlua::Result<(bool, Value)> {
         let mut all = MultiValue::from_vec(vec![Value::Function(f)]);
         all.extend(args);
-        self.wrapper.call::<(bool, Value)>(all)
+        protected_call(&self.lua, &self.describe, &self.wrapper, all)
     }
 
     /// Turns a protected call's result into the answer or a fault. A spent budget or an expired deadline
@@ -495,8 +504,12 @@ fn compiler() -> Compiler {
 
 /// Compiles a chunk of the host's own Luau code (a wrapper, an observation constructor), once per
 /// process: keep the result in a `LazyLock` and load it into each state with [`load_trusted`].
+/// Without debug information: the host's frames have no line, so an error a strategy raises at a
+/// level that names one (`error(m, 2)` in the function the host called) carries no position, as
+/// when a C function called it, rather than `botbox:5:`.
 pub(crate) fn compile_trusted(source: &str) -> Vec<u8> {
     compiler()
+        .set_debug_level(0)
         .compile(source)
         .expect("the host's own Luau code compiles")
 }
@@ -509,6 +522,48 @@ pub(crate) fn load_trusted(lua: &Lua, name: &str, bytecode: &[u8]) -> mlua::Resu
         .into_function()
 }
 
+/// `f(args...)` in one protected call whose message handler is `describe`: `Ok((true, first
+/// result))`, or `Ok((false, what describe made of the error))`; `Err` only if the arguments could
+/// not be pushed. mlua's own calls take mlua's handler, which would run a strategy's `__tostring`:
+/// this is Luau's `lua_pcall` with ours, so that a strategy function needs no `xpcall` inside.
+///
+/// The crate's one `unsafe` block: mlua offers no protected call with another handler.
+#[allow(unsafe_code)]
+pub(crate) fn protected_call(
+    lua: &Lua,
+    describe: &Function,
+    f: &Function,
+    args: impl mlua::IntoLuaMulti,
+) -> mlua::Result<(bool, Value)> {
+    use mlua::ffi;
+    /// Puts the stack back as it was, however the call ends.
+    struct Restore(*mut ffi::lua_State, std::os::raw::c_int);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            // SAFETY: the state outlives this guard, and `self.1` was its top when it was made.
+            unsafe { ffi::lua_settop(self.0, self.1) }
+        }
+    }
+    lua.exec_raw_lua(|raw| {
+        // SAFETY: everything pushed here is popped by `Restore`; the stack is checked for the
+        // handler, the function and the result, and `push_into_stack_multi` checks for the
+        // arguments; `lua_pcall` catches every error raised in the call.
+        unsafe {
+            let state = raw.state();
+            let top = ffi::lua_gettop(state);
+            let _restore = Restore(state, top);
+            if ffi::lua_checkstack(state, 3) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            raw.push(describe)?;
+            raw.push(f)?;
+            let nargs = args.push_into_stack_multi(raw)?;
+            let status = ffi::lua_pcall(state, nargs, 1, top + 1);
+            Ok((status == ffi::LUA_OK, raw.pop_value()))
+        }
+    })
+}
+
 fn host_fault(kind: FaultKind, e: mlua::Error) -> Fault {
     match e {
         mlua::Error::MemoryError(m) => Fault::new(FaultKind::Memory, m),
@@ -519,6 +574,7 @@ fn host_fault(kind: FaultKind, e: mlua::Error) -> Fault {
 /// What [`prepare`] keeps of a state's set-up.
 struct Prepared {
     wrapper: Function,
+    describe: Function,
     new_game: Function,
     meter: mlua::Buffer,
     env_meta: Table,
@@ -571,14 +627,9 @@ fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> {
         }
         other => Ok(format!("<{}>", other.type_name())),
     })?;
-    let xpcall: Function = globals.raw_get("xpcall")?;
     static WRAPPER_CODE: LazyLock<Vec<u8>> = LazyLock::new(|| compile_trusted(WRAPPER));
     let reset_ticks: Function = lua.named_registry_value("botbox.reset_ticks")?;
-    let wrapper = load_trusted(lua, "=botbox", &WRAPPER_CODE)?.call::<Function>((
-        xpcall,
-        describe,
-        reset_ticks,
-    ))?;
+    let wrapper = load_trusted(lua, "=botbox", &WRAPPER_CODE)?.call::<Function>(reset_ticks)?;
     let env_meta = lua.create_table()?;
     env_meta.raw_set("__index", &globals)?;
     env_meta.set_readonly(true);
@@ -586,6 +637,7 @@ fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> {
     lua.sandbox(true)?;
     Ok(Prepared {
         wrapper,
+        describe,
         new_game,
         meter,
         env_meta,
@@ -682,9 +734,7 @@ fn with_traceback(message: &str, traceback: &str) -> String {
         .lines()
         .skip(1)
         .map(str::trim)
-        .filter(|l| {
-            !l.is_empty() && !l.starts_with("botbox") && !l.starts_with("[C]: in function 'xpcall'")
-        })
+        .filter(|l| !l.is_empty() && !l.starts_with("botbox"))
         .collect();
     if frames.is_empty() {
         message.to_string()
