@@ -10,7 +10,7 @@
 use std::cell::RefCell;
 use std::sync::LazyLock;
 
-use mlua::{Function, Lua, Table, Value};
+use mlua::{Function, Lua, Value};
 
 use botbox_sdk::bs::{CallObservation, Event, PlayObservation};
 
@@ -97,9 +97,8 @@ struct Cache {
     caller: Function,
     /// Restarts the interrupt's count before a strategy function runs (see `LuaCall::wrapper`).
     reset_ticks: Function,
-    /// The module of the game the constructors and callers are bound for, by address, and the
-    /// module itself, held so that no later module can have its address; the callers bound so far,
-    /// by the address of their function's name and their constructor.
+    /// The game the constructors and callers are bound for ([`LuaCall::game`]), and the callers
+    /// bound so far, by their function's number and their constructor.
     callers: RefCell<Callers>,
     /// Where the packed bytes are written for the constructors: never seen by strategy code.
     bytes: mlua::Buffer,
@@ -107,8 +106,8 @@ struct Cache {
     bound: RefCell<Option<(Vec<String>, Function, Function)>>,
 }
 
-/// The module's address, the module, and the callers by their name's and constructor's addresses.
-type Callers = (usize, Option<Table>, Vec<([usize; 2], Function)>);
+/// The game, and its callers by their function's number and their constructor's kind.
+type Callers = (Option<u64>, Vec<((usize, Kind), Function)>);
 
 /// Runs `f` with this state's [`Cache`], making it on first use.
 fn cache<R>(lua: &Lua, f: impl FnOnce(&Cache) -> mlua::Result<R>) -> mlua::Result<R> {
@@ -127,7 +126,7 @@ fn cache<R>(lua: &Lua, f: impl FnOnce(&Cache) -> mlua::Result<R>) -> mlua::Resul
         build,
         caller,
         reset_ticks,
-        callers: RefCell::new((0, None, Vec::new())),
+        callers: RefCell::new((None, Vec::new())),
         bytes,
         bound,
     });
@@ -136,7 +135,7 @@ fn cache<R>(lua: &Lua, f: impl FnOnce(&Cache) -> mlua::Result<R>) -> mlua::Resul
 }
 
 /// Which constructor a packed string is for.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Kind {
     Play,
     Call,
@@ -144,35 +143,34 @@ enum Kind {
 }
 
 /// Runs `f` with the constructor of `kind` (`play` and `call` bound to `players`) and the cache.
-/// With `module`, the constructors are bound afresh when it is another game's module than last time,
-/// so every game has its own `players` table.
+/// With a `game`, the constructors are bound afresh when it is another game than last time, so
+/// every game has its own `players` table.
 fn with_constructor<R>(
     lua: &Lua,
     players: &[String],
     kind: Kind,
-    module: Option<&mlua::Table>,
+    game: Option<u64>,
     f: impl FnOnce(&Cache, &Function) -> mlua::Result<R>,
 ) -> mlua::Result<R> {
     cache(lua, |c| {
         // Before anything else: a caller of another game's module must never be found again.
-        let new_game = module.is_some_and(|m| {
+        let new_game = game.is_some_and(|game| {
             let mut callers = c.callers.borrow_mut();
-            let address = m.to_pointer() as usize;
-            let new = callers.0 != address;
+            let new = callers.0 != Some(game);
             if new {
-                *callers = (address, Some(m.clone()), Vec::new());
+                *callers = (Some(game), Vec::new());
             }
             new
         });
         if let Kind::Event = kind {
             return f(c, &c.event);
         }
-        // Within one game (a module) the names cannot change: they are compared only without one.
+        // Within one game the names cannot change: they are compared only without one.
         let stale = new_game
             || c.bound
                 .borrow()
                 .as_ref()
-                .is_none_or(|(names, _, _)| module.is_none() && names.as_slice() != players);
+                .is_none_or(|(names, _, _)| game.is_none() && names.as_slice() != players);
         if stale {
             let names: Vec<Value> = players
                 .iter()
@@ -215,14 +213,14 @@ impl Prepared<'_> {
             lua,
             self.players,
             self.kind,
-            Some(module),
+            Some(call.game),
             |c, constructor| {
                 c.bytes.write_bytes(0, p.as_bytes());
-                let id = [key.to_pointer() as usize, constructor.to_pointer() as usize];
+                let id = (call.function, self.kind);
                 let known = c
                     .callers
                     .borrow()
-                    .2
+                    .1
                     .iter()
                     .find(|(ids, _)| *ids == id)
                     .map(|(_, f)| f.clone());
@@ -232,7 +230,7 @@ impl Prepared<'_> {
                         let f: Function =
                             c.caller
                                 .call((constructor, &c.reset_ticks, module, key, &c.bytes))?;
-                        c.callers.borrow_mut().2.push((id, f.clone()));
+                        c.callers.borrow_mut().1.push((id, f.clone()));
                         f
                     }
                 };
@@ -273,24 +271,26 @@ impl Packed {
     }
 
     fn byte(&mut self, v: u32) -> &mut Packed {
-        self.fits &= v <= 0xFF && self.len < PACKED_MAX - 1;
-        if self.fits {
-            self.bytes[self.len] = v as u8;
-            self.len += 1;
-        }
-        self
+        self.bytes(&[v])
     }
 
+    /// Appends `vs`, one byte each: checked all at once, then copied (a hand of 13 cards took
+    /// more instructions checked and appended one by one than the strategy spent on it).
     fn bytes(&mut self, vs: &[u32]) -> &mut Packed {
-        for &v in vs {
-            self.byte(v);
+        let end = self.len + vs.len();
+        self.fits &= end < PACKED_MAX && vs.iter().fold(0, |max, &v| max.max(v)) <= 0xFF;
+        if self.fits {
+            for (b, &v) in self.bytes[self.len..end].iter_mut().zip(vs) {
+                *b = v as u8;
+            }
+            self.len = end;
         }
         self
     }
 
     fn two(&mut self, v: u32) -> &mut Packed {
         self.fits &= v <= 0xFFFF;
-        self.byte(v & 0xFF).byte((v >> 8) & 0xFF)
+        self.bytes(&[v & 0xFF, (v >> 8) & 0xFF])
     }
 
     /// The packed bytes, if every value fitted.

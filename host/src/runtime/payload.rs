@@ -62,6 +62,10 @@ pub struct LuaCall<'a> {
     pub describe: &'a mlua::Function,
     pub module: &'a mlua::Table,
     pub key: &'a mlua::LuaString,
+    /// The game on this state (a new module, a new number) and the function's number in it (the
+    /// same `key`, the same number): what a faster path may key what it binds by.
+    pub game: u64,
+    pub function: usize,
 }
 
 impl LuaCall<'_> {

@@ -2,6 +2,7 @@ use super::*;
 use crate::games::bs::{Game, policy};
 use crate::runtime::Payload;
 use crate::runtime::lua::convert::lua_to_json;
+use mlua::Table;
 
 /// `payload`'s table through the real entry point equals its JSON shape; `fast` says whether it
 /// took the packed path.
@@ -44,13 +45,15 @@ fn players_is_one_read_only_table_per_game() {
     };
     let key = lua.create_string("play").unwrap();
     let (first, second) = (module(), module());
-    for module in [&first, &first, &second] {
+    for (game, module) in [(1, &first), (1, &first), (2, &second)] {
         let call = LuaCall {
             lua: &lua,
             wrapper: &wrapper,
             describe: &describe,
             module,
             key: &key,
+            game,
+            function: 0,
         };
         let (ok, answer) = play_observation(&obs)
             .unwrap()

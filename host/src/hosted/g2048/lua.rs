@@ -310,6 +310,8 @@ mod tests {
                     describe: &describe,
                     module: &module,
                     key: &key,
+                    game: 1,
+                    function: 0,
                 },
             )
             .unwrap()

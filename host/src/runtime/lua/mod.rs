@@ -265,6 +265,8 @@ impl Instance {
             describe: &vm.describe,
             module: &self.module,
             key,
+            game: vm.games,
+            function: i,
         });
         vm.end();
         let Some(result) = result.transpose() else {
