@@ -18,7 +18,7 @@
 //!   mode only (bytecode is refused); `print` goes to the strategy's log;
 //! - every game starts from the file's own top level in a new, empty environment table; the libraries
 //!   and the table behind it are read-only (frozen deep: host modules' nested tables too, see
-//!   [`freeze`]), and nothing else a strategy can reach outlives the game, so
+//!   [`setup`]), and nothing else a strategy can reach outlives the game, so
 //!   no value passes from one game to the next. The Luau state itself is reused ([`pool`]), since
 //!   creating one cost more than the whole game of a light strategy; a state that saw any fault is
 //!   thrown away, and `gcinfo`/`collectgarbage` (the one reading that depends on the state's past) are
@@ -26,18 +26,23 @@
 
 pub mod convert;
 mod costs;
+mod interrupt;
 mod pattern;
 mod pool;
+mod setup;
+mod trusted;
+
+use interrupt::{Shared, hard_limit, install_interrupt};
+use setup::{libs, new_env, prepare};
+pub(crate) use trusted::{compile_trusted, load_trusted, protected_call};
 
 use std::cell::{Cell, Ref, RefCell};
-use std::collections::HashSet;
 use std::fmt;
 use std::rc::Rc;
-use std::sync::LazyLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use mlua::chunk::{ChunkMode, Compiler};
-use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, VmState};
+use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value};
 
 use super::log::Log;
 use super::watchdog::Deadline;
@@ -112,21 +117,6 @@ fn syntax(display: &str, e: mlua::Error) -> LoadError {
     LoadError::Syntax { message }
 }
 
-/// What the interrupt and `print` share with the host.
-struct Shared {
-    ticks: Cell<u64>,
-    budget: u64,
-    /// Sticky: once set, every tick raises an error until the host resets it for the next call.
-    over: Cell<Option<FaultKind>>,
-    deadline: Deadline,
-    log: RefCell<Log>,
-    /// The cap on live memory now (the limit, plus what stayed live from earlier games on a reused
-    /// state): a heap still above it after a full collection is fault `memory`.
-    cap: Cell<usize>,
-    /// The interrupt runs a full collection once the heap passes this.
-    collect_at: Cell<usize>,
-}
-
 /// A reused state whose heap has grown by more than this share of the cap is collected before its
 /// next game.
 const COLLECT_ABOVE_CAP_SHARE: usize = 32;
@@ -179,56 +169,6 @@ impl fmt::Debug for Instance {
             .finish_non_exhaustive()
     }
 }
-
-/// The standard libraries a strategy gets: no `io`, `os`, `debug` or `package`.
-fn libs() -> StdLib {
-    StdLib::MATH
-        | StdLib::STRING
-        | StdLib::TABLE
-        | StdLib::BIT
-        | StdLib::UTF8
-        | StdLib::BUFFER
-        | StdLib::COROUTINE
-}
-
-/// Globals no strategy may have: code loading, environment access, anything that reaches outside, and
-/// the memory counters (their readings would depend on the games a reused state played before).
-const REMOVED: [&str; 13] = [
-    "require",
-    "loadstring",
-    "load",
-    "dofile",
-    "loadfile",
-    "getfenv",
-    "setfenv",
-    "io",
-    "os",
-    "debug",
-    "newproxy",
-    "gcinfo",
-    "collectgarbage",
-];
-
-/// Calls a strategy function: called in a protected call whose message handler is the state's
-/// `describe` ([`protected_call`]). (It was an `xpcall` inside mlua's own protected call: the second
-/// protected call cost about 900 instructions per decision, a twelfth of a BS game.)
-const WRAPPER: &str = r#"
-local reset_ticks = ...
-return function(f, ...)
-  reset_ticks()
-  return f(...)
-end
-"#;
-
-/// Run first in every game, before anything of the game is made: its objects are numbered from 1 on,
-/// whatever ran on the state before, and `math.random` starts from the game's seed.
-const NEW_GAME: &str = r#"
-local begin_identities, randomseed = ...
-return function(seed)
-  begin_identities()
-  randomseed(seed)
-end
-"#;
 
 impl Instance {
     fn start(mut vm: pool::Lease, setup: &Setup) -> Result<Instance, Fault> {
@@ -504,244 +444,10 @@ fn compiler() -> Compiler {
     Compiler::new().set_optimization_level(1)
 }
 
-/// Compiles a chunk of the host's own Luau code (a wrapper, an observation constructor), once per
-/// process: keep the result in a `LazyLock` and load it into each state with [`load_trusted`].
-/// Without debug information: the host's frames have no line, so an error a strategy raises at a
-/// level that names one (`error(m, 2)` in the function the host called) carries no position, as
-/// when a C function called it, rather than `botbox:5:`.
-pub(crate) fn compile_trusted(source: &str) -> Vec<u8> {
-    compiler()
-        .set_debug_level(0)
-        .compile(source)
-        .expect("the host's own Luau code compiles")
-}
-
-/// Loads a chunk compiled by [`compile_trusted`] into `lua`.
-pub(crate) fn load_trusted(lua: &Lua, name: &str, bytecode: &[u8]) -> mlua::Result<Function> {
-    lua.load(bytecode)
-        .set_name(name)
-        .set_mode(ChunkMode::Binary)
-        .into_function()
-}
-
-/// `f(args...)` in one protected call whose message handler is `describe`: `Ok((true, first
-/// result))`, or `Ok((false, what describe made of the error))`; `Err` only if the arguments could
-/// not be pushed. mlua's own calls take mlua's handler, which would run a strategy's `__tostring`:
-/// this is Luau's `lua_pcall` with ours, so that a strategy function needs no `xpcall` inside.
-///
-/// The crate's one `unsafe` block: mlua offers no protected call with another handler.
-#[allow(unsafe_code)]
-pub(crate) fn protected_call(
-    lua: &Lua,
-    describe: &Function,
-    f: &Function,
-    args: impl mlua::IntoLuaMulti,
-) -> mlua::Result<(bool, Value)> {
-    use mlua::ffi;
-    /// Puts the stack back as it was, however the call ends.
-    struct Restore(*mut ffi::lua_State, std::os::raw::c_int);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            // SAFETY: the state outlives this guard, and `self.1` was its top when it was made.
-            unsafe { ffi::lua_settop(self.0, self.1) }
-        }
-    }
-    lua.exec_raw_lua(|raw| {
-        // SAFETY: everything pushed here is popped by `Restore`; the stack is checked for the
-        // handler, the function and the result, and `push_into_stack_multi` checks for the
-        // arguments; `lua_pcall` catches every error raised in the call.
-        unsafe {
-            let state = raw.state();
-            let top = ffi::lua_gettop(state);
-            let _restore = Restore(state, top);
-            if ffi::lua_checkstack(state, 3) == 0 {
-                return Err(mlua::Error::StackError);
-            }
-            raw.push(describe)?;
-            raw.push(f)?;
-            let nargs = args.push_into_stack_multi(raw)?;
-            let status = ffi::lua_pcall(state, nargs, 1, top + 1);
-            Ok((status == ffi::LUA_OK, raw.pop_value()))
-        }
-    })
-}
-
 fn host_fault(kind: FaultKind, e: mlua::Error) -> Fault {
     match e {
         mlua::Error::MemoryError(m) => Fault::new(FaultKind::Memory, m),
         other => Fault::new(kind, other.to_string()),
-    }
-}
-
-/// What [`prepare`] keeps of a state's set-up.
-struct Prepared {
-    wrapper: Function,
-    describe: Function,
-    new_game: Function,
-    meter: mlua::Buffer,
-    env_meta: Table,
-}
-
-/// Sets up the globals before the sandbox closes them: removes what must not exist, routes `print` to
-/// the log, adds the game modules, builds the trusted wrapper, then closes the sandbox.
-fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> {
-    let globals = lua.globals();
-    for name in REMOVED {
-        globals.raw_set(name, Value::Nil)?;
-    }
-    let log = shared.clone();
-    // Luau's own `tostring` (a per-game name, or `__tostring`); mlua's would print an address.
-    let tostring: Function = globals.raw_get("tostring")?;
-    let print = lua.create_function(move |_, args: MultiValue| {
-        let line: Vec<String> = args.iter().map(|v| print_value(&tostring, v)).collect();
-        log.log.borrow_mut().push(line.join("\t"));
-        Ok(())
-    })?;
-    globals.raw_set("print", print)?;
-    let math: Table = globals.raw_get("math")?;
-    let randomseed: Function = math.raw_get("randomseed")?;
-    // Our Luau numbers a game's objects from 1 once this runs (vendor/luau0-src/BOTBOX.md): tables
-    // hash them, and `tostring` names them, by that number instead of their address.
-    let begin_identities: Function = lua.named_registry_value("botbox.begin_game")?;
-    static NEW_GAME_CODE: LazyLock<Vec<u8>> = LazyLock::new(|| compile_trusted(NEW_GAME));
-    let new_game = load_trusted(lua, "=botbox", &NEW_GAME_CODE)?
-        .call::<Function>((begin_identities, randomseed))?;
-    for extension in super::extension::all() {
-        extension.install_lua(lua)?;
-    }
-    let meter = install_costs(lua, shared)?;
-    let payer = shared.clone();
-    pattern::install(
-        lua,
-        &globals.raw_get::<Table>("string")?,
-        Rc::new(move |steps| payer.charge((steps / PATTERN_STEPS_PER_TICK) as f64)),
-    )?;
-
-    let describe = lua.create_function(|lua, e: Value| match e {
-        // Out of memory there is no room for a traceback: keep the message as it is.
-        Value::String(s) if s.as_bytes().starts_with(b"not enough memory") => {
-            Ok(s.to_string_lossy())
-        }
-        Value::String(s) => {
-            let message = super::fault::cap_bytes(&s.as_bytes());
-            let traceback = lua.traceback(None, 2)?.to_string_lossy();
-            Ok(with_traceback(&message, &traceback))
-        }
-        other => Ok(format!("<{}>", other.type_name())),
-    })?;
-    static WRAPPER_CODE: LazyLock<Vec<u8>> = LazyLock::new(|| compile_trusted(WRAPPER));
-    let reset_ticks: Function = lua.named_registry_value("botbox.reset_ticks")?;
-    let wrapper = load_trusted(lua, "=botbox", &WRAPPER_CODE)?.call::<Function>(reset_ticks)?;
-    let env_meta = lua.create_table()?;
-    env_meta.raw_set("__index", &globals)?;
-    env_meta.set_readonly(true);
-    freeze(&Value::Table(globals), &mut HashSet::new())?;
-    lua.sandbox(true)?;
-    Ok(Prepared {
-        wrapper,
-        describe,
-        new_game,
-        meter,
-        env_meta,
-    })
-}
-
-/// Makes every table reachable from `value` (keys, values, metatables) read-only. `sandbox(true)`
-/// freezes the libraries and the globals one level deep; a host module's nested table
-/// (`g2048.directions`) would otherwise be a place where one game leaves a value for the next.
-fn freeze(value: &Value, seen: &mut HashSet<usize>) -> mlua::Result<()> {
-    let Value::Table(t) = value else {
-        return Ok(());
-    };
-    if !seen.insert(t.to_pointer() as usize) {
-        return Ok(());
-    }
-    if let Some(meta) = t.metatable() {
-        freeze(&Value::Table(meta), seen)?;
-    }
-    let mut inner = Vec::new();
-    t.for_each(|k: Value, v: Value| {
-        inner.push(k);
-        inner.push(v);
-        Ok(())
-    })?;
-    for v in &inner {
-        freeze(v, seen)?;
-    }
-    t.set_readonly(true);
-    Ok(())
-}
-
-/// Installs the wrappers of [`costs`], charging through a host function, and returns the buffer
-/// they add small charges up in. The trusted observation constructors keep the original functions
-/// (they are loaded before, or given them).
-fn install_costs(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<mlua::Buffer> {
-    let meter = lua.create_buffer([0u8; 8])?;
-    let payer = shared.clone();
-    let charge = lua.create_function(move |_, ticks: f64| payer.charge(ticks))?;
-    let globals = lua.globals();
-    let buffer: Table = globals.raw_get("buffer")?;
-    static CODE: LazyLock<Vec<u8>> = LazyLock::new(|| compile_trusted(costs::WRAPPERS));
-    load_trusted(lua, "=botbox.limits", &CODE)?.call::<()>((
-        charge,
-        meter.clone(),
-        globals.raw_get::<Table>("string")?,
-        globals.raw_get::<Table>("table")?,
-        buffer,
-        globals.raw_get::<Table>("utf8")?,
-        costs::SMALL,
-        costs::BATCH,
-        costs::BYTES_PER_TICK,
-    ))?;
-    Ok(meter)
-}
-
-/// Steps of the pattern matcher (a character examined, 8 bytes compared) charged as one tick.
-const PATTERN_STEPS_PER_TICK: u64 = 4;
-
-/// The allocator's hard limit for a live-memory cap: room for the garbage made between two
-/// interrupts, at which the cap itself is checked after a collection.
-fn hard_limit(cap: usize) -> usize {
-    cap.saturating_mul(2)
-}
-
-impl Shared {
-    /// Charges `ticks` of library work to the budget (from [`costs`]).
-    fn charge(&self, ticks: f64) -> mlua::Result<()> {
-        let ticks = if ticks.is_nan() { 0 } else { ticks as u64 };
-        let total = self.ticks.get().saturating_add(ticks);
-        self.ticks.set(total);
-        if total > self.budget {
-            self.over.set(Some(FaultKind::Budget));
-            return Err(mlua::Error::runtime(
-                "strategy stopped: instruction budget spent",
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// A game's environment: empty, its reads falling through to the read-only globals, marked `safeenv`
-/// as Luau's own sandbox marks its environment (fast built-in calls).
-fn new_env(lua: &Lua, meta: &Table) -> mlua::Result<Table> {
-    let env = lua.create_table()?;
-    env.set_metatable(Some(meta.clone()))?;
-    env.set_safeenv(true);
-    Ok(env)
-}
-
-/// The error message followed by the strategy's own stack frames, without the host's wrapper frames.
-fn with_traceback(message: &str, traceback: &str) -> String {
-    let frames: Vec<&str> = traceback
-        .lines()
-        .skip(1)
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("botbox"))
-        .collect();
-    if frames.is_empty() {
-        message.to_string()
-    } else {
-        format!("{message}\nstack traceback:\n  {}", frames.join("\n  "))
     }
 }
 
@@ -750,79 +456,3 @@ type Keys = Vec<(String, mlua::LuaString)>;
 
 /// Luau's `LUA_GCSETGOAL`, in percent of the live heap: see [`Vm::new`].
 const GC_GOAL: i32 = 400;
-
-/// Our Luau runs the host's interrupt once every this many ticks, counted from the start of each call
-/// (vendor/luau0-src/BOTBOX.md): the budget is counted and the heap and the time limit are looked at
-/// in steps of this many ticks. Running it at every tick cost a tenth of a BS game (mlua's callback
-/// machinery); the allocator's hard limit of twice the cap leaves room for what is made between.
-const TICKS_PER_INTERRUPT: u64 = 16;
-
-/// The heap has passed its collection mark: a full collection, then fault `memory` if what is alive
-/// is still over the cap. The next collection comes after another quarter of the cap has been
-/// allocated, so collections cost at most about the work of allocating that much.
-fn collect(lua: &Lua, shared: &Shared) -> mlua::Result<VmState> {
-    lua.gc_collect()?;
-    let live = lua.used_memory();
-    let cap = shared.cap.get();
-    if live > cap {
-        shared.over.set(Some(FaultKind::Memory));
-        return Err(mlua::Error::runtime("strategy stopped: memory cap"));
-    }
-    shared.collect_at.set(cap.max(live + cap / 4));
-    Ok(VmState::Continue)
-}
-
-/// A value as `print` writes it: what `tostring` gives (a table's or function's per-game name, or its
-/// `__tostring`), capped.
-fn print_value(tostring: &Function, v: &Value) -> String {
-    match v {
-        Value::String(s) => super::fault::cap_bytes(&s.as_bytes()),
-        Value::Nil | Value::Boolean(_) | Value::Integer(_) | Value::Number(_) => describe_value(v),
-        other => match tostring.call::<mlua::LuaString>(other) {
-            Ok(s) => super::fault::cap_bytes(&s.as_bytes()),
-            Err(_) => format!("<{}>", other.type_name()),
-        },
-    }
-}
-
-fn describe_value(v: &Value) -> String {
-    match v {
-        Value::Nil => "nil".into(),
-        Value::Boolean(b) => b.to_string(),
-        Value::Integer(i) => i.to_string(),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => super::fault::cap_bytes(&s.as_bytes()),
-        other => format!("<{}>", other.type_name()),
-    }
-}
-
-fn install_interrupt(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
-    let shared = shared.clone();
-    // Once a call is over its limits the interrupt raises at every tick, not every 16th: one in 16
-    // could always fall inside a `pcall` the strategy loops around.
-    let every_tick: Function = lua.named_registry_value("botbox.every_tick")?;
-    lua.set_interrupt(move |lua| {
-        if let Some(kind) = shared.over.get() {
-            every_tick.call::<()>(())?;
-            return Err(mlua::Error::runtime(format!("strategy stopped: {kind}")));
-        }
-        let ticks = shared.ticks.get() + TICKS_PER_INTERRUPT;
-        shared.ticks.set(ticks);
-        if ticks > shared.budget {
-            shared.over.set(Some(FaultKind::Budget));
-            return Err(mlua::Error::runtime(
-                "strategy stopped: instruction budget spent",
-            ));
-        }
-        if shared.deadline.expired() {
-            shared.over.set(Some(FaultKind::Timeout));
-            return Err(mlua::Error::runtime("strategy stopped: time limit"));
-        }
-        if lua.used_memory() > shared.collect_at.get() {
-            return collect(lua, &shared);
-        }
-        Ok(VmState::Continue)
-    });
-    lua.named_registry_value::<Function>("botbox.count_ticks")?
-        .call::<()>(TICKS_PER_INTERRUPT)
-}
