@@ -1,4 +1,4 @@
-//! The API's played games: a stored game, its replay (other people's logs blanked) and the signed-in
+//! The API's played games: a stored game, its replay (other people's logs and log counts blanked) and the signed-in
 //! owner's log lines and faults.
 
 use axum::Json;
@@ -74,25 +74,65 @@ pub(super) async fn replay(
             format!("game {id}'s replay is past the league's retention"),
         ));
     };
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    if let Some(last) = lines.last_mut()
-        && let Ok(mut end) = serde_json::from_str::<serde_json::Value>(last)
-        && let Some(logs) = end.get_mut("logs").and_then(|l| l.as_array_mut())
-    {
-        for (seat, l) in logs.iter_mut().enumerate() {
-            let mine = viewer
-                .as_ref()
-                .is_some_and(|u| g.seats.get(seat).is_some_and(|s| s.owner_id == u.id));
-            if !mine {
-                *l = serde_json::json!([]);
-            }
-        }
-        *last = serde_json::to_string(&end).expect("JSON");
-    }
-    let mut body = lines.join("\n");
-    body.push('\n');
+    let text = String::from_utf8_lossy(&bytes);
+    let body = redact_replay(&text, |seat| {
+        viewer
+            .as_ref()
+            .is_some_and(|u| g.seats.get(seat).is_some_and(|s| s.owner_id == u.id))
+    });
     Ok(([(header::CONTENT_TYPE, "application/jsonl")], body).into_response())
+}
+
+/// A replay as a viewer may read it: the log lines of the seats that are not `mine` blanked in the
+/// end line, and their counts in the turn lines' `logged` set to 0 (a turn keeps `logged` only
+/// where a count it shows grew), so that nothing tells when or how much another user's bot logged.
+/// Turn lines are edited in their text: the rest of each line stays byte for byte.
+fn redact_replay(text: &str, mine: impl Fn(usize) -> bool) -> String {
+    const FIELD: &str = ",\"logged\":[";
+    let lines: Vec<&str> = text.lines().collect();
+    let mut shown: Vec<u64> = Vec::new();
+    let mut body = String::with_capacity(text.len());
+    for (i, line) in lines.iter().enumerate() {
+        if i + 1 == lines.len()
+            && let Ok(mut end) = serde_json::from_str::<serde_json::Value>(line)
+            && let Some(logs) = end.get_mut("logs").and_then(|l| l.as_array_mut())
+        {
+            for (seat, l) in logs.iter_mut().enumerate() {
+                if !mine(seat) {
+                    *l = serde_json::json!([]);
+                }
+            }
+            body.push_str(&serde_json::to_string(&end).expect("JSON"));
+        } else if let Some(start) = line.find(FIELD)
+            && let Some(len) = line[start + FIELD.len()..].find(']')
+        {
+            let inner = start + FIELD.len();
+            let counts: Vec<u64> = line[inner..inner + len]
+                .split(',')
+                .enumerate()
+                .map(|(seat, n)| {
+                    if mine(seat) {
+                        n.trim().parse().unwrap_or(0)
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            body.push_str(&line[..start]);
+            if counts.iter().any(|&n| n > 0) && counts != shown {
+                let listed: Vec<String> = counts.iter().map(u64::to_string).collect();
+                body.push_str(FIELD);
+                body.push_str(&listed.join(","));
+                body.push(']');
+                shown = counts;
+            }
+            body.push_str(&line[inner + len + 1..]);
+        } else {
+            body.push_str(line);
+        }
+        body.push('\n');
+    }
+    body
 }
 
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
@@ -132,4 +172,42 @@ pub(super) async fn logs(
             })
             .collect(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact_replay;
+
+    /// Another user's seat shows no log lines and no counts; the viewer's own seat keeps both, with
+    /// `logged` only where its count grew.
+    #[test]
+    fn a_replay_hides_the_log_lines_and_counts_of_other_users_seats() {
+        let replay = [
+            r#"{"type":"header","game":"connect4"}"#,
+            r#"{"type":"turn","action":3,"logged":[0,2],"n":1}"#,
+            r#"{"type":"turn","action":4,"logged":[1,2],"n":2}"#,
+            r#"{"type":"turn","action":3,"logged":[1,3],"n":3}"#,
+            r#"{"type":"turn","action":1,"n":4}"#,
+            r#"{"logs":[["mine"],["a","b","c"]],"type":"end"}"#,
+        ]
+        .join("\n");
+        let lines: Vec<serde_json::Value> = redact_replay(&replay, |seat| seat == 0)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines[0]["type"], "header");
+        assert!(lines[1].get("logged").is_none(), "{}", lines[1]);
+        assert_eq!(lines[2]["logged"], serde_json::json!([1, 0]));
+        assert!(lines[3].get("logged").is_none(), "{}", lines[3]);
+        assert_eq!(lines[3]["n"], 3);
+        assert_eq!(lines[5]["logs"], serde_json::json!([["mine"], []]));
+        // Nobody's seat: no counts at all; everybody's: the replay as it was.
+        let public = redact_replay(&replay, |_| false);
+        assert!(
+            !public.contains("logged") && !public.contains("mine"),
+            "{public}"
+        );
+        let own = redact_replay(&replay, |_| true);
+        assert_eq!(own.trim_end(), replay);
+    }
 }
