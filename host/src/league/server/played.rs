@@ -1,5 +1,5 @@
-//! The API's played games: a stored game, its replay (other people's logs and log counts blanked) and the signed-in
-//! owner's log lines and faults.
+//! The API's played games: a stored game, its replay (other people's logs and log counts blanked)
+//! and the signed-in owner's log lines and faults.
 
 use axum::Json;
 use axum::extract::State;
