@@ -3,18 +3,23 @@
 //! upload form, and an account page to make and revoke tokens. They work without JavaScript except
 //! the viewer. Signing in stores the token in an HttpOnly, SameSite=Strict cookie.
 
-use axum::extract::{Form, FromRequestParts, Multipart, State};
+use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 use serde::Deserialize;
 
+mod account;
+
+use account::{
+    account, add_token, revoke_token, signin, signin_form, signout, upload, upload_form,
+};
+
 use super::rating::Model;
 use super::server::{
-    ApiError, AppState, Path, Query, VariantLadder, row, seat_logs, summary, upload_version,
-    variant_ladders_of,
+    ApiError, AppState, Path, Query, VariantLadder, row, seat_logs, summary, variant_ladders_of,
 };
 use super::store::User;
 
@@ -469,197 +474,4 @@ async fn game(
     }
     viewer.title = format!("league game {id}: {}", stored.record.players.join(" vs "));
     Html(crate::cli::view_page(Some(&viewer))).into_response()
-}
-
-async fn signin_form(Viewer(user): Viewer) -> Response {
-    let body = html! {
-        h1 { "Sign in" }
-        form.stack method="post" action="/signin" {
-            label { "Token " input type="password" name="token" autocomplete="off" required; }
-            button.primary type="submit" { "Sign in" }
-        }
-        p.muted { "A token comes from the league's admin (" code { "botbox league user add" } ") or from your account page." }
-    };
-    Html(layout("Sign in", user.as_ref(), body).into_string()).into_response()
-}
-
-#[derive(Debug, Deserialize)]
-struct SignIn {
-    token: String,
-}
-
-fn cookie(value: &str, max_age: i64) -> HeaderValue {
-    HeaderValue::from_str(&format!(
-        "{COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}"
-    ))
-    .expect("a token is ASCII")
-}
-
-async fn signin(State(state): State<AppState>, Form(form): Form<SignIn>) -> Response {
-    let token = form.token.trim();
-    match state.store.user_by_token(token).await {
-        Ok(Some(_)) if token.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
-            let mut response = Redirect::to("/account").into_response();
-            response
-                .headers_mut()
-                .insert(header::SET_COOKIE, cookie(token, 30 * 86_400));
-            response
-        }
-        Ok(_) => error_page(
-            None,
-            StatusCode::UNAUTHORIZED,
-            "that token is not valid (revoked, or never issued)",
-        ),
-        Err(e) => from_api(None, e.into()),
-    }
-}
-
-async fn signout() -> Response {
-    let mut response = Redirect::to("/").into_response();
-    response
-        .headers_mut()
-        .insert(header::SET_COOKIE, cookie("", 0));
-    response
-}
-
-async fn upload_form(Viewer(user): Viewer) -> Response {
-    if user.is_none() {
-        return Redirect::to("/signin").into_response();
-    }
-    let body = html! {
-        h1 { "Upload a bot" }
-        form.stack method="post" action="/upload" enctype="multipart/form-data" {
-            label { "Name " input name="name" required pattern="[A-Za-z0-9][A-Za-z0-9_-]{0,39}"; }
-            label { "Game " select name="game" {
-                @for g in super::games::names() { option value=(g) { (g) } }
-            } }
-            label { "File (.wasm or .lua) " input type="file" name="file" required; }
-            button.primary type="submit" { "Upload" }
-        }
-        p.muted { "The league compiles it and plays a smoke game against a bundled bot before it goes on the ladder. The same name again uploads a new version." }
-    };
-    Html(layout("Upload", user.as_ref(), body).into_string()).into_response()
-}
-
-async fn upload(
-    State(state): State<AppState>,
-    Viewer(user): Viewer,
-    mut multipart: Multipart,
-) -> Response {
-    let Some(user) = user else {
-        return error_page(None, StatusCode::UNAUTHORIZED, "sign in to upload");
-    };
-    let (mut name, mut game, mut bytes) = (String::new(), None, None);
-    loop {
-        match multipart.next_field().await {
-            Ok(Some(field)) => match field.name() {
-                Some("name") => name = field.text().await.unwrap_or_default(),
-                Some("game") => game = field.text().await.ok(),
-                Some("file") => bytes = field.bytes().await.ok(),
-                _ => {}
-            },
-            Ok(None) => break,
-            Err(e) => return error_page(Some(&user), e.status(), &e.body_text()),
-        }
-    }
-    let Some(bytes) = bytes else {
-        return error_page(
-            Some(&user),
-            StatusCode::BAD_REQUEST,
-            "choose a file to upload",
-        );
-    };
-    match upload_version(&state, &user, name.trim(), game, bytes).await {
-        Ok((_, up)) => Redirect::to(&format!("/bot/{}", up.version.bot)).into_response(),
-        Err(e) => from_api(Some(&user), e),
-    }
-}
-
-async fn account(State(state): State<AppState>, Viewer(user): Viewer) -> Response {
-    let Some(user) = user else {
-        return Redirect::to("/signin").into_response();
-    };
-    account_page(&state, &user, None).await
-}
-
-async fn account_page(state: &AppState, user: &User, new_token: Option<String>) -> Response {
-    let tokens = match state.store.tokens(user.id).await {
-        Ok(t) => t,
-        Err(e) => return from_api(Some(user), e.into()),
-    };
-    let body = html! {
-        h1 { "Your account: " (user.name) }
-        @if let Some(t) = &new_token {
-            p.ok { "Your new token, shown this once: " code id="new-token" { (t) } }
-        }
-        h2 { "Tokens" }
-        div.scroll { table id="tokens" {
-            thead { tr { th { "id" } th { "label" } th { "state" } th {} } }
-            tbody { @for t in &tokens { tr {
-                td.n { (t.id) } td { (t.label) }
-                td { @if t.revoked.is_some() { "revoked" } @else { "in use" } }
-                td { @if t.revoked.is_none() {
-                    form method="post" action={ "/account/tokens/" (t.id) "/revoke" } {
-                        button type="submit" { "Revoke" }
-                    }
-                } }
-            } } }
-        } }
-        form.stack method="post" action="/account/tokens" {
-            label { "New token's label " input name="label" required maxlength="60"; }
-            button.primary type="submit" { "Make a token" }
-        }
-    };
-    Html(layout("Account", Some(user), body).into_string()).into_response()
-}
-
-#[derive(Debug, Deserialize)]
-struct NewTokenForm {
-    label: String,
-}
-
-async fn add_token(
-    State(state): State<AppState>,
-    Viewer(user): Viewer,
-    Form(form): Form<NewTokenForm>,
-) -> Response {
-    let Some(user) = user else {
-        return Redirect::to("/signin").into_response();
-    };
-    let label: String = form
-        .label
-        .chars()
-        .take(60)
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if label.trim().is_empty() {
-        return error_page(
-            Some(&user),
-            StatusCode::BAD_REQUEST,
-            "give the token a label",
-        );
-    }
-    match state.store.add_token(user.id, label.trim()).await {
-        Ok((_, token)) => account_page(&state, &user, Some(token)).await,
-        Err(e) => from_api(Some(&user), e.into()),
-    }
-}
-
-async fn revoke_token(
-    State(state): State<AppState>,
-    Viewer(user): Viewer,
-    Path(id): Path<i64>,
-) -> Response {
-    let Some(user) = user else {
-        return Redirect::to("/signin").into_response();
-    };
-    match state.store.revoke_token(user.id, id).await {
-        Ok(true) => Redirect::to("/account").into_response(),
-        Ok(false) => error_page(
-            Some(&user),
-            StatusCode::NOT_FOUND,
-            &format!("you have no token {id} in use"),
-        ),
-        Err(e) => from_api(Some(&user), e.into()),
-    }
 }
