@@ -26,15 +26,20 @@ pub trait Wire: Serialize + DeserializeOwned {
 
     /// Appends the postcard form of `self` to `out`.
     fn to_binary(&self, out: &mut Vec<u8>) -> Result<(), Error> {
-        let buffer = std::mem::take(out);
-        *out = postcard::to_extend(self, buffer).map_err(|e| e.to_string())?;
-        Ok(())
+        append(self, out)
     }
 
     /// Decodes the postcard form, all of `bytes` and nothing more.
     fn from_binary(bytes: &[u8]) -> Result<Self, Error> {
         exact(bytes)
     }
+}
+
+/// Appends the postcard form of `value` to `out`.
+fn append<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) -> Result<(), Error> {
+    let buffer = std::mem::take(out);
+    *out = postcard::to_extend(value, buffer).map_err(|e| e.to_string())?;
+    Ok(())
 }
 
 /// Decodes `bytes` as one `T`, refusing trailing bytes.
@@ -85,10 +90,7 @@ impl Wire for crate::bs::Event {
     const BINARY: bool = true;
 
     fn to_binary(&self, out: &mut Vec<u8>) -> Result<(), Error> {
-        let buffer = std::mem::take(out);
-        *out =
-            postcard::to_extend(&Tagged::from(self.clone()), buffer).map_err(|e| e.to_string())?;
-        Ok(())
+        append(&Tagged::from(self.clone()), out)
     }
 
     fn from_binary(bytes: &[u8]) -> Result<Self, Error> {
