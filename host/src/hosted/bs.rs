@@ -234,12 +234,9 @@ impl Prepared<'_> {
                         f
                     }
                 };
-                let (ok, value) = call.pcall(&caller, p.len)?;
-                // An error is the call's, whatever the byte says (it may be left from the last call).
-                Ok(match c.bytes.read_bytes::<1>(PACKED_MAX - 1)[0] {
-                    0 if ok => None,
-                    _ => Some((ok, value)),
-                })
+                let result = call.pcall(&caller, p.len)?;
+                let [found] = c.bytes.read_bytes::<1>(PACKED_MAX - 1);
+                Ok(payload::if_found(found, result))
             },
         )
     }

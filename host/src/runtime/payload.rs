@@ -91,6 +91,13 @@ impl LuaCall<'_> {
     }
 }
 
+/// The outcome of a faster path's protected call ([`LuaCall::pcall`]) whose trusted caller wrote,
+/// before anything else, whether the strategy has the function (`found`, 0 for no): `None` if it
+/// has not. An error is the call's, whatever `found` says (it may be left from the last call).
+pub fn if_found(found: u8, (ok, value): (bool, mlua::Value)) -> Option<(bool, mlua::Value)> {
+    (found != 0 || !ok).then_some((ok, value))
+}
+
 /// Something a strategy answers. Decoding never runs strategy code (no metamethods).
 pub trait Answer: DeserializeOwned {
     /// The answer's shape in the game's words (`a column number, ...`), for the message when a

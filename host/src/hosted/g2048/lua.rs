@@ -245,7 +245,7 @@ pub fn call(obs: &Observation, call: &LuaCall) -> mlua::Result<Option<(bool, Val
     let Some((size, score, moves, legal)) = packed(&c, obs) else {
         return call.with_table(|| crate::runtime::payload::json_table(call.lua, obs));
     };
-    let (ok, value) = call.pcall(
+    let result = call.pcall(
         &c.dispatch,
         (
             call.wrapper,
@@ -258,11 +258,8 @@ pub fn call(obs: &Observation, call: &LuaCall) -> mlua::Result<Option<(bool, Val
             legal,
         ),
     )?;
-    // An error is the call's, whatever the byte says (it may be left from the last call).
-    Ok(match c.cells.read_bytes::<1>(CELLS_MAX)[0] {
-        0 if ok => None,
-        _ => Some((ok, value)),
-    })
+    let [found] = c.cells.read_bytes::<1>(CELLS_MAX);
+    Ok(crate::runtime::payload::if_found(found, result))
 }
 
 #[cfg(test)]

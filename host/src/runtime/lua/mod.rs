@@ -135,7 +135,7 @@ struct Vm {
     shared: Rc<Shared>,
     limits: Limits,
     /// The trusted wrapper every strategy function is called through: it restarts the interrupt's
-    /// count, then calls the function ([`WRAPPER`]).
+    /// count, then calls the function (`setup::WRAPPER`).
     wrapper: Function,
     /// The message handler of every protected call into strategy code: the error as a string, with
     /// the strategy's own frames.
