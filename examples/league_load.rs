@@ -47,6 +47,7 @@ fn serve(dir: &Path, db: &str, workers: usize) -> Server {
         .args(["league", "serve", "--db", db, "--listen", "127.0.0.1:0"])
         .args(["--workers", &workers.to_string(), "--queue", "32"])
         .args(["--rate", "1000000", "--burst", "1000000", "--checks", "2"])
+        .args(["--max-connections-per-address", "1024"])
         .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -116,8 +117,8 @@ fn main() {
     // 1. Concurrent uploads: 50 users upload a bot each at once (distinct bytes, so each is
     //    compiled and smoke-tested), on the embedded SQLite league.
     let db = dir.join("load.db").display().to_string();
-    let tokens: Vec<String> = (0..50).map(|i| user(&db, &format!("u{i}"), &dir)).collect();
     let server = serve(&dir, &db, 0);
+    let tokens: Vec<String> = (0..50).map(|i| user(&db, &format!("u{i}"), &dir)).collect();
     let start = Instant::now();
     let handles: Vec<_> = tokens
         .iter()
@@ -201,9 +202,9 @@ fn main() {
                 None,
             ),
         };
-        let tokens: Vec<String> = (0..4).map(|i| user(&db, &format!("o{i}"), &dir)).collect();
         let embedded = if pg_admin.is_some() { 0 } else { workers };
         let server = serve(&dir, &db, embedded);
+        let tokens: Vec<String> = (0..4).map(|i| user(&db, &format!("o{i}"), &dir)).collect();
         for (i, token) in tokens.iter().enumerate() {
             let bytes = if i % 2 == 0 {
                 greedy.clone()

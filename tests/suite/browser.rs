@@ -15,7 +15,7 @@ use crate::util::{announced_url, at, scratch};
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
-fn browser_here(test: &str) -> bool {
+pub(crate) fn browser_here(test: &str) -> bool {
     if Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists() {
         return true;
     }
@@ -46,7 +46,7 @@ fn free_port() -> u16 {
 }
 
 /// One headless Chromium session.
-struct Browser {
+pub(crate) struct Browser {
     base: String,
     session: String,
     http: reqwest::blocking::Client,
@@ -54,7 +54,7 @@ struct Browser {
 }
 
 impl Browser {
-    fn start(profile: &Path) -> Browser {
+    pub(crate) fn start(profile: &Path) -> Browser {
         let port = free_port();
         let driver = Process(
             Command::new(CHROMEDRIVER)
@@ -127,11 +127,11 @@ impl Browser {
         response["value"].clone()
     }
 
-    fn open(&self, url: &str) {
+    pub(crate) fn open(&self, url: &str) {
         self.command(reqwest::Method::POST, "/url", json!({ "url": url }));
     }
 
-    fn eval(&self, script: &str) -> Value {
+    pub(crate) fn eval(&self, script: &str) -> Value {
         self.command(
             reqwest::Method::POST,
             "/execute/sync",
@@ -140,7 +140,7 @@ impl Browser {
     }
 
     /// Presses a key (a WebDriver key code such as `\u{E014}` for →, or a character).
-    fn press(&self, key: &str) {
+    pub(crate) fn press(&self, key: &str) {
         let actions = json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
             {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]});
         self.command(reqwest::Method::POST, "/actions", actions);
@@ -180,7 +180,7 @@ impl Browser {
     }
 
     /// The console's errors since the last call.
-    fn console_errors(&self) -> Vec<String> {
+    pub(crate) fn console_errors(&self) -> Vec<String> {
         let logs = self.command(reqwest::Method::POST, "/se/log", json!({"type": "browser"}));
         logs.as_array()
             .map(|l| {
@@ -193,7 +193,7 @@ impl Browser {
     }
 
     /// Waits until `script` returns true.
-    fn wait_for(&self, script: &str, what: &str) {
+    pub(crate) fn wait_for(&self, script: &str, what: &str) {
         let start = Instant::now();
         while self.eval(script) != Value::Bool(true) {
             assert!(start.elapsed() < Duration::from_secs(10), "{what}");
@@ -563,7 +563,7 @@ fn body_text(browser: &Browser) -> String {
         .to_string()
 }
 
-fn sign_in(browser: &Browser, url: &str, token: &str) {
+pub(crate) fn sign_in(browser: &Browser, url: &str, token: &str) {
     browser.open(&format!("{url}/signin"));
     browser.eval(&format!(
         "document.querySelector('input[name=token]').value = '{token}'; \

@@ -24,8 +24,25 @@ pub(crate) struct League {
 impl League {
     /// Starts a server on a free port with `workers` workers.
     pub(crate) fn start(dir: &Path, db: &str, workers: usize, extra: &[&str]) -> League {
+        League::start_under(&[], dir, db, workers, extra)
+    }
+
+    /// [`League::start`] through a `wrapper` command that runs the server (`prlimit ... --`).
+    pub(crate) fn start_under(
+        wrapper: &[&str],
+        dir: &Path,
+        db: &str,
+        workers: usize,
+        extra: &[&str],
+    ) -> League {
         let cache = dir.join("cache");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_botbox"))
+        let botbox = env!("CARGO_BIN_EXE_botbox");
+        let (program, before) = match wrapper.split_first() {
+            Some((program, rest)) => (*program, [rest, &[botbox]].concat()),
+            None => (botbox, Vec::new()),
+        };
+        let mut child = Command::new(program)
+            .args(before)
             .args(["league", "serve", "--db", db, "--listen", "127.0.0.1:0"])
             .args(["--cache", cache.to_str().unwrap()])
             .args(["--workers", &workers.to_string()])

@@ -9,6 +9,7 @@ mod dice;
 mod embed;
 mod hostile;
 mod league;
+mod league_holds;
 mod play;
 mod programs;
 mod registry;

@@ -109,6 +109,8 @@ struct DbArgs {
 
 Ctrl-C (or SIGTERM) stops taking requests, lets the games in play finish, and gives back any
 lease it cannot finish. Logs go to stderr (RUST_LOG=debug for more).")]
+#[command(mut_arg("fuel", |a| in_force(a, crate::league::games::default_limits().fuel)))]
+#[command(mut_arg("time_limit_ms", |a| in_force(a, crate::league::games::default_limits().time_limit_ms)))]
 struct ServeArgs {
     #[command(flatten)]
     db: DbArgs,
@@ -124,12 +126,39 @@ struct ServeArgs {
     /// Games kept waiting per ladder
     #[arg(long, default_value_t = 16)]
     queue: i64,
-    /// Requests per second per client (token, or IP address without one)
+    /// Requests per second per client (the user of a valid token or session, else the IP address)
     #[arg(long, default_value_t = 50)]
     rate: u64,
     /// Requests a client may make at once above its rate
     #[arg(long, default_value_t = 100)]
     burst: u32,
+    /// Failed sign-ins (a token or session that does not check out) per IP address and minute;
+    /// past them the address's credentials get 429 unread
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    auth_failures: u32,
+    /// Seconds a connection has to send each request's headers
+    #[arg(long, default_value_t = 10, value_name = "S")]
+    header_timeout: u64,
+    /// Seconds an idle keep-alive connection stays open
+    #[arg(long, default_value_t = 5, value_name = "S")]
+    idle_timeout: u64,
+    /// Seconds a request may take, uploads aside
+    #[arg(long, default_value_t = 30, value_name = "S")]
+    request_timeout: u64,
+    /// Seconds an upload may take (sending it, compiling it and its smoke game)
+    #[arg(long, default_value_t = 120, value_name = "S")]
+    upload_timeout: u64,
+    /// Open connections at most (lowered to fit the open-file limit, which is raised to its hard
+    /// limit at start)
+    #[arg(long, default_value_t = 1024, value_name = "N")]
+    max_connections: usize,
+    /// Open connections at most per IP address; over it, its longest-idle connection is closed
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    max_connections_per_address: usize,
+    /// Session cookies without `Secure`: only for a league served over plain HTTP on a LAN
+    /// (browsers treat http://localhost as secure already)
+    #[arg(long)]
+    insecure_cookies: bool,
     /// Days a game's replay is kept (its result stays)
     #[arg(long, default_value_t = 30)]
     keep_days: u64,
@@ -139,9 +168,19 @@ struct ServeArgs {
     /// Upload checks (a compile and a smoke game each) run at a time
     #[arg(long, default_value_t = 2)]
     checks: usize,
-    /// The limits the league's games are played under (defaults: the runtime's, with --fuel 500000000 and --time-limit 5000)
+    /// The limits the league's games are played under (the help shows the league's defaults)
     #[command(flatten)]
     limits: LimitSpec,
+}
+
+/// A limit's flag with the league's default in its help, where the league's differs from the
+/// runtime's.
+fn in_force(arg: clap::Arg, league: Option<u64>) -> clap::Arg {
+    let (Some(value), Some(help)) = (league, arg.get_help().map(ToString::to_string)) else {
+        return arg;
+    };
+    let text = help.split(" [default: ").next().unwrap_or_default();
+    arg.help(format!("{text} [default: {value}]"))
 }
 
 /// Play the league's games from a shared database (PostgreSQL), until Ctrl-C
@@ -312,6 +351,18 @@ fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
             per_second: a.rate,
             burst: a.burst,
         },
+        auth_failures: a.auth_failures,
+        timeouts: crate::league::server::Timeouts {
+            request: Duration::from_secs(a.request_timeout.max(1)),
+            upload: Duration::from_secs(a.upload_timeout.max(1)),
+        },
+        connections: crate::league::server::listen::Listen {
+            header_timeout: Duration::from_secs(a.header_timeout.max(1)),
+            idle_timeout: Duration::from_secs(a.idle_timeout.max(1)),
+            max_connections: a.max_connections.max(1),
+            max_per_peer: a.max_connections_per_address.max(1),
+        },
+        secure_cookies: !a.insecure_cookies,
         keep: Duration::from_secs(a.keep_days.max(1) * 86_400),
         lease: Duration::from_secs(a.lease.max(3)),
         checks: a.checks,
@@ -334,7 +385,7 @@ fn worker(a: WorkerArgs) -> anyhow::Result<ExitCode> {
 
 fn user_add(name: &str, db: &DbArgs) -> anyhow::Result<ExitCode> {
     let (id, token) = runtime()?.block_on(async {
-        let store = crate::league::Store::open(&db.db).await?;
+        let store = crate::league::Store::open_existing(&db.db).await?;
         let added = store.add_user(name).await;
         store.close().await;
         anyhow::Ok(added?)
@@ -349,8 +400,8 @@ fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
         !a.ids.is_empty() || a.recent.is_some(),
         "give game ids, or --recent N"
     );
-    let (agreed, failed) = runtime()?.block_on(async {
-        let store = crate::league::Store::open(&a.db.db).await?;
+    let (agreed, failed, missing) = runtime()?.block_on(async {
+        let store = crate::league::Store::open_existing(&a.db.db).await?;
         let cache = crate::league::games::Cache::new(&a.db.cache)?;
         let mut ids = a.ids.clone();
         if let Some(n) = a.recent {
@@ -358,8 +409,13 @@ fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
                 ids.push(g.id);
             }
         }
-        let (mut agreed, mut failed) = (0, 0);
+        let (mut agreed, mut failed, mut missing) = (0, 0, 0);
         for id in ids {
+            if store.result(id).await?.is_none() {
+                missing += 1;
+                println!("game {id}: not in {}", a.db.db);
+                continue;
+            }
             match crate::league::verify(&store, &cache, id).await {
                 Ok(line) => {
                     agreed += 1;
@@ -372,10 +428,15 @@ fn verify(a: VerifyArgs) -> anyhow::Result<ExitCode> {
             }
         }
         store.close().await;
-        anyhow::Ok((agreed, failed))
+        anyhow::Ok((agreed, failed, missing))
     })?;
-    eprintln!("{agreed} agree, {failed} differ");
-    Ok(if failed == 0 {
+    let missing_note = if missing > 0 {
+        format!(", {missing} not found")
+    } else {
+        String::new()
+    };
+    eprintln!("{agreed} agree, {failed} differ{missing_note}");
+    Ok(if failed == 0 && missing == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -180,6 +180,24 @@ pub struct Player {
     pub kind: String,
     pub sha256: String,
     pub source: Vec<u8>,
+    /// The file name its owner uploaded it as, for messages ([`file_name`]).
+    pub file_name: String,
+}
+
+/// The name an upload's messages give its file: the name its owner gave (`hunter.lua`, its last
+/// path component, control characters made spaces, at most 100 characters), else the bot's name
+/// with the kind's extension. Never a path on the server.
+pub fn file_name(given: Option<&str>, bot: &str, kind: &str) -> String {
+    let given = given
+        .and_then(|g| g.rsplit(['/', '\\']).next())
+        .map(|g| {
+            g.chars()
+                .take(100)
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect::<String>()
+        })
+        .filter(|g| !g.trim().is_empty());
+    given.unwrap_or_else(|| format!("{bot}.{}", if kind == "wasm" { "wasm" } else { "lua" }))
 }
 
 /// A local directory of strategy files, by content hash: what the runtime loads from.
@@ -189,8 +207,12 @@ pub struct Player {
 #[derive(Clone, Debug)]
 pub struct Cache {
     dir: PathBuf,
-    loaded: Arc<Mutex<HashMap<(String, String), Strategy>>>,
+    loaded: Arc<Mutex<HashMap<Loaded, Strategy>>>,
 }
+
+/// A loaded strategy's key: its content hash, its limits (as JSON) and the file name its messages
+/// give it.
+type Loaded = (String, String, String);
 
 /// Loaded strategies kept at most (the oldest are dropped past it).
 const MAX_LOADED: usize = 256;
@@ -204,21 +226,23 @@ impl Cache {
         })
     }
 
-    /// [`Cache::load`], once per (bytes, limits).
+    /// [`Cache::load`], once per (bytes, limits, name).
     fn strategy(
         &self,
         kind: &str,
         bytes: &[u8],
         limits: &LimitSpec,
+        name: &str,
     ) -> anyhow::Result<Result<Strategy, String>> {
         let key = (
             crate::runtime::source_hash(bytes),
             serde_json::to_string(limits).expect("limits serialize"),
+            name.to_string(),
         );
         if let Some(s) = self.loaded.lock().expect("not poisoned").get(&key) {
             return Ok(Ok(s.clone()));
         }
-        let loaded = self.load(kind, bytes, limits)?;
+        let loaded = self.load(kind, bytes, limits, name)?;
         if let Ok(s) = &loaded {
             let mut map = self.loaded.lock().expect("not poisoned");
             if map.len() >= MAX_LOADED {
@@ -242,19 +266,21 @@ impl Cache {
         Ok(path)
     }
 
-    /// Loads `bytes` of `kind` as a strategy under `limits`.
+    /// Loads `bytes` of `kind` as a strategy under `limits`, named `name` in its messages.
     fn load(
         &self,
         kind: &str,
         bytes: &[u8],
         limits: &LimitSpec,
+        name: &str,
     ) -> anyhow::Result<Result<Strategy, String>> {
         let path = self.file(kind, bytes)?;
-        Ok(Strategy::load(&path, &limits.limits()).map_err(|e| {
-            // The message names the cache file; a user knows their upload.
-            e.to_string()
-                .replace(&path.display().to_string(), "the upload")
-        }))
+        Ok(
+            Strategy::load_as(&path, name, &limits.limits()).map_err(|e| {
+                // A message about reading the file would name the cache; the owner knows the upload.
+                e.to_string().replace(&path.display().to_string(), name)
+            }),
+        )
     }
 }
 
@@ -307,12 +333,14 @@ pub fn check(
     game: &str,
     bytes: &[u8],
     limits: &LimitSpec,
+    (bot, given_name): (&str, Option<&str>),
 ) -> anyhow::Result<Result<crate::league::store::Checked, String>> {
     let kind = match kind_of(bytes) {
         Ok(kind) => kind,
         Err(e) => return Ok(Err(e)),
     };
-    let strategy = match cache.load(kind, bytes, limits)? {
+    let file_name = file_name(given_name, bot, kind);
+    let strategy = match cache.load(kind, bytes, limits, &file_name)? {
         Ok(s) => s,
         Err(e) => return Ok(Err(e)),
     };
@@ -326,7 +354,7 @@ pub fn check(
         let (name, source) =
             sparring(game).with_context(|| format!("no sparring bot for {game}"))?;
         let partner = cache
-            .strategy("lua", source.as_bytes(), limits)?
+            .strategy("lua", source.as_bytes(), limits, &format!("{name}.lua"))?
             .map_err(|e| anyhow::anyhow!("the bundled {name}: {e}"))?;
         for _ in 1..seats {
             entries.push(Entry {
@@ -356,6 +384,7 @@ pub fn check(
         kind: kind.into(),
         sha256: crate::runtime::source_hash(bytes),
         bytes: bytes.to_vec(),
+        file_name,
     }))
 }
 
@@ -400,7 +429,7 @@ pub fn play(cache: &Cache, job: &Spec, players: &[Player]) -> anyhow::Result<Out
         .iter()
         .map(|p| {
             let strategy = cache
-                .strategy(&p.kind, &p.source, &limits)?
+                .strategy(&p.kind, &p.source, &limits, &p.file_name)?
                 .map_err(|e| anyhow::anyhow!("{}: {e}", p.name))?;
             Ok(Entry {
                 name: p.name.clone(),

@@ -33,6 +33,18 @@ pub use store::Store;
 /// The engine that plays the league's games, recorded with every game.
 pub const ENGINE: &str = concat!("botbox ", env!("CARGO_PKG_VERSION"));
 
+/// `text` as a URL query value.
+pub fn query_value(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 /// How `botbox league serve` runs.
 #[derive(Clone, Debug)]
 pub struct ServeConfig {
@@ -46,6 +58,13 @@ pub struct ServeConfig {
     pub queue: i64,
     pub limits: crate::runtime::LimitSpec,
     pub rate: server::RateLimit,
+    /// Failed authentications allowed per address and minute.
+    pub auth_failures: u32,
+    pub timeouts: server::Timeouts,
+    /// Timeouts and caps of the connections.
+    pub connections: server::listen::Listen,
+    /// Whether session cookies are `Secure`.
+    pub secure_cookies: bool,
     /// Replays are kept this long.
     pub keep: Duration,
     pub lease: Duration,
@@ -143,27 +162,31 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         cache,
         limits: config.limits.clone(),
         checks: Arc::new(tokio::sync::Semaphore::new(config.checks.max(1))),
+        strikes: Arc::new(server::identity::Strikes::new(config.auth_failures)),
+        secure_cookies: config.secure_cookies,
     };
-    let app = server::router(state, config.rate);
+    let app = server::router(state, config.rate, config.timeouts);
+    let connections = config.connections.fit_file_limit();
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("listening on {}", config.listen))?;
     let address = listener.local_addr()?;
+    tracing::info!(
+        "connections: at most {} ({} per address), headers within {:?}, idle keep-alive {:?}; \
+         requests within {:?}, uploads within {:?}",
+        connections.max_connections,
+        connections.max_per_peer,
+        connections.header_timeout,
+        connections.idle_timeout,
+        config.timeouts.request,
+        config.timeouts.upload
+    );
     // The line scripts and tests wait for.
     println!(
         "league listening on http://{address} (database {}, {} workers)",
         config.db, config.workers
     );
-    let mut stop = shutdown.clone();
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        let _ = stop.wait_for(|s| *s).await;
-    })
-    .await
-    .context("serving")?;
+    server::listen::serve(listener, app, connections, shutdown.clone()).await;
     let mut games = 0;
     for w in workers {
         games += w.await.unwrap_or(0);

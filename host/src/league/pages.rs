@@ -1,7 +1,9 @@
 //! The league's web pages, rendered on the server (maud) from the same store and checks as the API:
 //! the ladders, a bot's page (its logs to its owner only), a game's page with the replay viewer, an
 //! upload form, and an account page to make and revoke tokens. They work without JavaScript except
-//! the viewer. Signing in stores the token in an HttpOnly, SameSite=Strict cookie.
+//! the viewer. Signing in with a token makes a server-side session ([`crate::league::store`]) whose
+//! random id is the cookie (HttpOnly, SameSite=Strict, Secure); form posts from another origin are
+//! refused.
 
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
@@ -18,12 +20,12 @@ use account::{
 };
 
 use super::rating::Model;
+use super::server::identity::{Credential, Identity};
 use super::server::{
-    ApiError, AppState, Path, Query, VariantLadder, row, seat_logs, summary, variant_ladders_of,
+    ApiError, AppState, Path, Query, VariantLadder, redact_replay, row, seat_logs, summary,
+    variant_ladders_of,
 };
 use super::store::User;
-
-const COOKIE: &str = "botbox_token";
 
 /// The pages' routes (outside `/api/`).
 pub fn routes() -> axum::Router<AppState> {
@@ -38,36 +40,49 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/account", get(account))
         .route("/account/tokens", post(add_token))
         .route("/account/tokens/{id}/revoke", post(revoke_token))
+        .layer(axum::middleware::from_fn(same_origin))
 }
 
-/// The token a request's cookie carries.
-pub(super) fn cookie_token(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|c| c.trim().strip_prefix(&format!("{COOKIE}=")))
-        .filter(|t| !t.is_empty())
+/// Refuses a form post whose `Origin` is not this server's (a browser always sends one with a
+/// post; a client without one, such as curl, is no cross-site request).
+async fn same_origin(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    if request.method() == axum::http::Method::POST
+        && let Some(origin) = request.headers().get(header::ORIGIN)
+        && !origin_is_host(request.headers(), origin.as_bytes())
+    {
+        return error_page(
+            None,
+            StatusCode::FORBIDDEN,
+            "this form was posted from another site",
+        );
+    }
+    next.run(request).await
 }
 
-/// The signed-in user of a page, if any (a stale cookie is no user).
+/// Whether `origin` (`scheme://host[:port]`) names the host the request was sent to.
+fn origin_is_host(headers: &HeaderMap, origin: &[u8]) -> bool {
+    let Some(host) = headers.get(header::HOST).map(|h| h.as_bytes()) else {
+        return false;
+    };
+    let authority = origin
+        .strip_prefix(b"https://")
+        .or_else(|| origin.strip_prefix(b"http://"));
+    authority.is_some_and(|a| a.eq_ignore_ascii_case(host))
+}
+
+/// The signed-in user of a page, if any: the user of the request's session cookie (a stale
+/// cookie is no user, and is cleared by [`crate::league::server::identity::identify`]).
 #[derive(Debug)]
 pub struct Viewer(pub Option<User>);
 
 impl FromRequestParts<AppState> for Viewer {
     type Rejection = Response;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Viewer, Response> {
-        let Some(token) = cookie_token(&parts.headers) else {
-            return Ok(Viewer(None));
-        };
-        let user = state
-            .store
-            .user_by_token(token)
-            .await
-            .map_err(|e| error_page(None, StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()))?;
-        Ok(Viewer(user))
+    async fn from_request_parts(parts: &mut Parts, _: &AppState) -> Result<Viewer, Response> {
+        let identity = parts.extensions.get::<Identity>();
+        Ok(Viewer(
+            identity.and_then(|i| i.user_by(Credential::Session).cloned()),
+        ))
     }
 }
 
@@ -244,25 +259,13 @@ fn variant_links(game: &str, variants: &[VariantLadder], current: Option<&str>) 
                 (link("all (rating)", format!("/ladder/{game}"), current.is_none()))
                 @for v in variants {
                     " · "
-                    (link(&v.variant, format!("/ladder/{game}?variant={}", query_value(&v.variant)), current == Some(v.variant.as_str())))
+                    (link(&v.variant, format!("/ladder/{game}?variant={}", super::query_value(&v.variant)), current == Some(v.variant.as_str())))
                     " "
                     span.muted { "(" (v.rows.iter().map(|r| r.games).sum::<i64>()) ")" }
                 }
             }
         }
     }
-}
-
-/// `text` as a URL query value.
-fn query_value(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// A game's ladder on one variant: each playing version's record there, best score first.
@@ -439,7 +442,12 @@ async fn game(
         }
         Err(e) => return from_api(user.as_ref(), e.into()),
     };
-    let text = String::from_utf8_lossy(&bytes).into_owned();
+    // The viewer is drawn from the replay as this user may read it through the API: other
+    // people's log lines, log counts and fault messages are not in the page's data at all.
+    let text = redact_replay(&String::from_utf8_lossy(&bytes), |seat| {
+        user.as_ref()
+            .is_some_and(|u| stored.seats.get(seat).is_some_and(|s| s.owner_id == u.id))
+    });
     let viewer = tokio::task::spawn_blocking(move || {
         let file = crate::replay::parse(&text).map_err(|e| e.to_string())?;
         crate::cli::replay::frames::frames(&file).map_err(|e| format!("{e:#}"))
@@ -459,19 +467,6 @@ async fn game(
             );
         }
     };
-    for (seat, logs) in viewer.logs.iter_mut().enumerate() {
-        let mine = user
-            .as_ref()
-            .is_some_and(|u| stored.seats.get(seat).is_some_and(|s| s.owner_id == u.id));
-        if !mine {
-            logs.clear();
-        }
-        if let Some(f) = viewer.faults.get_mut(seat).filter(|_| !mine) {
-            *f = f
-                .as_ref()
-                .map(|f| f.split(':').next().unwrap_or_default().to_string());
-        }
-    }
     viewer.title = format!("league game {id}: {}", stored.record.players.join(" vs "));
     Html(crate::cli::view_page(Some(&viewer))).into_response()
 }

@@ -3,14 +3,18 @@
 //!
 //! Reading is open to everyone: ladders, bots, games, replays (with other people's logs blanked).
 //! Writing needs a token (`Authorization: Bearer bbx_...`): only a bot's owner uploads its versions,
-//! retires it, or reads its logs and fault messages. Every client is rate limited, by its token or,
-//! without one, by its IP address; request bodies are capped (uploads at the largest module the
-//! league takes, everything else at 64 KiB).
+//! retires it, or reads its logs and fault messages. Every client is rate limited, by its user when
+//! its credential checks out, else by its IP address ([`identity`]); request bodies are capped
+//! (uploads at the largest module the league takes, everything else at 64 KiB) and every request
+//! has a time limit (uploads a longer one). Connections are served by [`listen`].
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::StatusCode;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
@@ -20,6 +24,8 @@ use utoipa::OpenApi;
 
 mod bots;
 mod extract;
+pub mod identity;
+pub mod listen;
 mod openapi;
 mod played;
 
@@ -34,8 +40,8 @@ pub(in crate::league) use bots::{summary, upload_version};
 pub use extract::{ApiError, Auth, Body, ErrorBody, MaybeAuth, Path, Query, Upload};
 use extract::{ApiResult, ClientKey};
 pub use openapi::ApiDoc;
-pub(in crate::league) use played::seat_logs;
 use played::{game, logs, replay};
+pub(in crate::league) use played::{redact_replay, seat_logs};
 
 use super::games::{self, Cache};
 use super::rating::Model;
@@ -51,17 +57,54 @@ pub struct AppState {
     pub limits: crate::runtime::LimitSpec,
     /// Upload checks (a compile and a smoke game each) run this many at a time.
     pub checks: Arc<tokio::sync::Semaphore>,
+    /// Failed authentications per address.
+    pub strikes: Arc<identity::Strikes>,
+    /// Whether session cookies are `Secure` (off only for plain HTTP on a LAN).
+    pub secure_cookies: bool,
 }
 
-/// Requests per second each client (token or IP) may make, and the burst above it.
+/// Requests per second each client (user, or IP address without a valid credential) may make, and
+/// the burst above it.
 #[derive(Clone, Copy, Debug)]
 pub struct RateLimit {
     pub per_second: u64,
     pub burst: u32,
 }
 
+/// How long a request may take, from its headers to its response: uploads (a compile and a smoke
+/// game) and everything else.
+#[derive(Clone, Copy, Debug)]
+pub struct Timeouts {
+    pub request: Duration,
+    pub upload: Duration,
+}
+
+/// Whether a request is an upload (the API's or the upload form's).
+fn is_upload(request: &Request) -> bool {
+    let path = request.uri().path();
+    request.method() == Method::POST
+        && (path == "/upload" || path.starts_with("/api/v1/bots/") && path.ends_with("/versions"))
+}
+
+/// Ends a request that takes longer than its time limit with 408.
+async fn time_limit(State(limits): State<Timeouts>, request: Request, next: Next) -> Response {
+    let limit = if is_upload(&request) {
+        limits.upload
+    } else {
+        limits.request
+    };
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!("the request took longer than {} s", limit.as_secs_f64()),
+        )
+        .into_response(),
+    }
+}
+
 /// The API's routes.
-pub fn router(state: AppState, rate: RateLimit) -> Router {
+pub fn router(state: AppState, rate: RateLimit, timeouts: Timeouts) -> Router {
     let governor = GovernorConfigBuilder::default()
         .per_nanosecond((1_000_000_000 / rate.per_second.max(1)).max(1))
         .burst_size(rate.burst.max(1))
@@ -94,6 +137,11 @@ pub fn router(state: AppState, rate: RateLimit) -> Router {
         )
         .fallback(not_found)
         .layer(GovernorLayer::new(governor))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            identity::identify,
+        ))
+        .layer(axum::middleware::from_fn_with_state(timeouts, time_limit))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }
@@ -393,7 +441,7 @@ fn redact(mut g: StoredGame, viewer: Option<&User>) -> StoredGame {
     for (seat, fault) in g.record.faults.iter_mut().enumerate() {
         let mine = viewer.is_some_and(|u| g.seats.get(seat).is_some_and(|s| s.owner_id == u.id));
         if let Some(f) = fault.as_mut().filter(|_| !mine) {
-            f.message = "(shown to the bot's owner)".into();
+            f.message = played::HIDDEN.into();
         }
         if let Some(s) = g.seats.get_mut(seat).filter(|_| !mine) {
             s.fault = s

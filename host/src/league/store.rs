@@ -23,6 +23,7 @@ use crate::tournament::runner::GameRecord;
 mod bots;
 mod jobs;
 mod results;
+mod sessions;
 mod variants;
 pub use variants::VariantRecord;
 
@@ -56,18 +57,44 @@ pub fn now_ms() -> i64 {
 /// The URL of a database given on the command line: a `postgres://` URL as it is, anything else a
 /// SQLite file (created with its directory if missing).
 pub fn database_url(db: &str) -> anyhow::Result<String> {
-    if db.starts_with("postgres://") || db.starts_with("postgresql://") || db.starts_with("sqlite:")
+    let url = database_url_unmade(db);
+    if url.ends_with("?mode=rwc")
+        && let Some(dir) = std::path::Path::new(db)
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
     {
-        return Ok(db.to_string());
-    }
-    let path = std::path::Path::new(db);
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    Ok(format!("sqlite://{db}?mode=rwc"))
+    Ok(url)
+}
+
+/// [`database_url`] without creating the file's directory.
+fn database_url_unmade(db: &str) -> String {
+    if db.starts_with("postgres://") || db.starts_with("postgresql://") || db.starts_with("sqlite:")
+    {
+        db.to_string()
+    } else {
+        format!("sqlite://{db}?mode=rwc")
+    }
 }
 
 impl Store {
+    /// [`Store::open`] for the admin's commands, which must not make a league by accident: a SQLite
+    /// file that is not there is an error naming it, and nothing is created.
+    pub async fn open_existing(db: &str) -> anyhow::Result<Store> {
+        let url = database_url_unmade(db);
+        if let Some(file) = url
+            .strip_prefix("sqlite://")
+            .map(|f| f.split('?').next().unwrap_or(f))
+            && !std::path::Path::new(file).is_file()
+        {
+            anyhow::bail!(
+                "no league database at {file}: give the server's --db (or BOTBOX_DB), or start one with `botbox league serve --db {file}`"
+            );
+        }
+        Store::open(db).await
+    }
+
     /// Connects to `db` (a `postgres://` URL or a SQLite file) and migrates it.
     pub async fn open(db: &str) -> anyhow::Result<Store> {
         sqlx::any::install_default_drivers();
@@ -265,9 +292,24 @@ fn job_of(r: &sqlx::any::AnyRow) -> Result<Job, StoreError> {
 
 /// A new token: 256 bits from the operating system, in hex, prefixed so it is recognisable.
 fn new_token() -> String {
+    secret(TOKEN_PREFIX)
+}
+
+/// What an API token starts with; a session id starts with `bbs_`.
+pub const TOKEN_PREFIX: &str = "bbx_";
+
+/// 256 bits from the operating system, in hex, after `prefix`.
+fn secret(prefix: &str) -> String {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).expect("the operating system's random source");
-    format!("bbx_{}", crate::runtime::hex(&bytes))
+    format!("{prefix}{}", crate::runtime::hex(&bytes))
+}
+
+/// Whether `text` has the shape of a secret made by [`secret`] with `prefix`: a request whose
+/// token or session has another shape is refused without a database query.
+pub fn well_formed(text: &str, prefix: &str) -> bool {
+    text.strip_prefix(prefix)
+        .is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Tokens are random, so a plain SHA-256 stores them safely (a slow hash is for guessable passwords).
@@ -365,6 +407,8 @@ pub struct Checked {
     pub kind: String,
     pub sha256: String,
     pub bytes: Vec<u8>,
+    /// The file name its messages give it (`games::file_name`).
+    pub file_name: String,
 }
 
 /// A game for the queue.

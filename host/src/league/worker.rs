@@ -142,12 +142,13 @@ pub async fn player(store: &Store, id: i64) -> anyhow::Result<Player> {
         .version(id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("version {id} is not in the database"))?;
-    let (kind, source) = store
+    let (kind, source, file_name) = store
         .source(id)
         .await?
         .ok_or_else(|| anyhow::anyhow!("version {id} has no source"))?;
     Ok(Player {
         name: format!("{}@v{}", version.bot, version.number),
+        file_name: super::games::file_name(file_name.as_deref(), &version.bot, &kind),
         kind,
         sha256: version.sha256,
         source,
@@ -237,7 +238,7 @@ pub async fn reap(store: Store, every: Duration, mut shutdown: watch::Receiver<b
     }
 }
 
-/// Drops replays older than `keep` every hour until shutdown.
+/// Drops replays older than `keep`, and sessions a day past their end, every hour until shutdown.
 pub async fn retain(store: Store, keep: Duration, mut shutdown: watch::Receiver<bool>) {
     while !*shutdown.borrow() {
         let before = super::store::now_ms() - keep.as_millis() as i64;
@@ -245,6 +246,13 @@ pub async fn retain(store: Store, keep: Duration, mut shutdown: watch::Receiver<
             Ok(0) => {}
             Ok(n) => tracing::info!("dropped {n} replays past the retention"),
             Err(e) => tracing::warn!("retention: {e}"),
+        }
+        // Sessions that ended or expired a day ago are of no use to anyone.
+        if let Err(e) = store
+            .prune_sessions(super::store::now_ms() - 86_400_000)
+            .await
+        {
+            tracing::warn!("retention of sessions: {e}");
         }
         let _ = tokio::time::timeout(Duration::from_secs(3600), shutdown.changed()).await;
     }

@@ -66,7 +66,26 @@ impl Strategy {
     /// file, an external program. Lua is compiled to check its syntax; WASM is compiled and its
     /// imports checked against the ABI; a program is only hashed (it starts with each game).
     pub fn load(path: &Path, limits: &Limits) -> Result<Strategy, LoadError> {
-        let source = source::read(path)?;
+        Strategy::from_source(path, source::read(path)?, limits)
+    }
+
+    /// [`Strategy::load`], naming the file `display` in every message (a compile error, a Lua
+    /// error's position) instead of by its path: the league loads an upload from its cache and
+    /// names it the way its owner did (`hunter.lua:4: ...`).
+    pub fn load_as(path: &Path, display: &str, limits: &Limits) -> Result<Strategy, LoadError> {
+        let mut source = source::read(path)?;
+        source.display = display.to_string();
+        source.name = Path::new(display)
+            .file_stem()
+            .map_or_else(|| display.to_string(), |s| s.to_string_lossy().into_owned());
+        Strategy::from_source(path, source, limits)
+    }
+
+    fn from_source(
+        path: &Path,
+        source: source::Source,
+        limits: &Limits,
+    ) -> Result<Strategy, LoadError> {
         let program = match source.kind {
             SourceKind::Lua => Program::Lua(lua::Program::compile(&source.display, &source.bytes)?),
             SourceKind::Wasm | SourceKind::Wat => Program::Wasm(wasm::Program::compile(

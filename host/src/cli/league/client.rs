@@ -25,9 +25,14 @@ pub(super) fn upload(a: UploadArgs) -> anyhow::Result<ExitCode> {
             .map(|s| s.to_string_lossy().into_owned())
             .context("give the bot a --name")?,
     };
-    let mut path = format!("/bots/{name}/versions");
+    // The file's name, so that the league's messages about this version name it as you do.
+    let file = a.file.file_name().map(|f| f.to_string_lossy());
+    let mut path = format!(
+        "/bots/{name}/versions?file={}",
+        crate::league::query_value(file.as_deref().unwrap_or_default())
+    );
     if let Some(game) = &a.game {
-        path.push_str(&format!("?game={game}"));
+        path.push_str(&format!("&game={}", crate::league::query_value(game)));
     }
     let up: Uploaded = client
         .post(&path, bytes)

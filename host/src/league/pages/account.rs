@@ -1,15 +1,21 @@
-//! The account and upload pages: signing in (the token kept in an HttpOnly, SameSite=Strict
-//! cookie) and out, the upload form, and the account page that makes and revokes tokens.
+//! The account and upload pages: signing in (a session whose id is an HttpOnly, SameSite=Strict,
+//! Secure cookie) and out, the upload form, and the account page that makes and revokes tokens.
 
-use axum::extract::{Form, Multipart, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, Form, Multipart, State};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::html;
 use serde::Deserialize;
 
-use super::{COOKIE, Viewer, error_page, from_api, layout};
-use crate::league::server::{AppState, Path, upload_version};
-use crate::league::store::User;
+use super::{Viewer, error_page, from_api, layout};
+use crate::league::server::identity::{Strikes, cookie, session_cookie};
+use crate::league::server::{AppState, Path, UploadQuery, upload_version};
+use crate::league::store::{TOKEN_PREFIX, User, well_formed};
+
+/// How long a web session lasts.
+const SESSION_SECONDS: i64 = 7 * 86_400;
 
 pub(super) async fn signin_form(Viewer(user): Viewer) -> Response {
     let body = html! {
@@ -28,37 +34,54 @@ pub(super) struct SignIn {
     token: String,
 }
 
-fn cookie(value: &str, max_age: i64) -> HeaderValue {
-    HeaderValue::from_str(&format!(
-        "{COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}"
-    ))
-    .expect("a token is ASCII")
-}
-
-pub(super) async fn signin(State(state): State<AppState>, Form(form): Form<SignIn>) -> Response {
+/// Signs in with a token: a new session, its id in the cookie. A token that does not check out is
+/// a strike against the address, as in the API.
+pub(super) async fn signin(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Form(form): Form<SignIn>,
+) -> Response {
+    if !state.strikes.allowed(peer.ip()) {
+        return Strikes::refusal();
+    }
     let token = form.token.trim();
-    match state.store.user_by_token(token).await {
-        Ok(Some(_)) if token.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+    let session = if well_formed(token, TOKEN_PREFIX) {
+        state.store.add_session(token, SESSION_SECONDS * 1000).await
+    } else {
+        Ok(None)
+    };
+    match session {
+        Ok(Some((id, _))) => {
             let mut response = Redirect::to("/account").into_response();
-            response
-                .headers_mut()
-                .insert(header::SET_COOKIE, cookie(token, 30 * 86_400));
+            response.headers_mut().insert(
+                header::SET_COOKIE,
+                cookie(&id, SESSION_SECONDS, state.secure_cookies),
+            );
             response
         }
-        Ok(_) => error_page(
-            None,
-            StatusCode::UNAUTHORIZED,
-            "that token is not valid (revoked, or never issued)",
-        ),
+        Ok(None) => {
+            state.strikes.strike(peer.ip());
+            error_page(
+                None,
+                StatusCode::UNAUTHORIZED,
+                "that token is not valid (revoked, or never issued)",
+            )
+        }
         Err(e) => from_api(None, e.into()),
     }
 }
 
-pub(super) async fn signout() -> Response {
+/// Ends the session on the server and clears the cookie.
+pub(super) async fn signout(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if let Some(session) = session_cookie(&headers)
+        && let Err(e) = state.store.end_session(session).await
+    {
+        return from_api(None, e.into());
+    }
     let mut response = Redirect::to("/").into_response();
     response
         .headers_mut()
-        .insert(header::SET_COOKIE, cookie("", 0));
+        .insert(header::SET_COOKIE, cookie("", 0, state.secure_cookies));
     response
 }
 
@@ -89,13 +112,25 @@ pub(super) async fn upload(
     let Some(user) = user else {
         return error_page(None, StatusCode::UNAUTHORIZED, "sign in to upload");
     };
-    let (mut name, mut game, mut bytes) = (String::new(), None, None);
+    let (mut name, mut game, mut bytes, mut file_name) = (String::new(), None, None, None);
     loop {
         match multipart.next_field().await {
             Ok(Some(field)) => match field.name() {
-                Some("name") => name = field.text().await.unwrap_or_default(),
-                Some("game") => game = field.text().await.ok(),
-                Some("file") => bytes = field.bytes().await.ok(),
+                Some("name") => match field.text().await {
+                    Ok(text) => name = text,
+                    Err(e) => return error_page(Some(&user), e.status(), &e.body_text()),
+                },
+                Some("game") => match field.text().await {
+                    Ok(text) => game = Some(text),
+                    Err(e) => return error_page(Some(&user), e.status(), &e.body_text()),
+                },
+                Some("file") => {
+                    file_name = field.file_name().map(str::to_string);
+                    match field.bytes().await {
+                        Ok(b) => bytes = Some(b),
+                        Err(e) => return error_page(Some(&user), e.status(), &e.body_text()),
+                    }
+                }
                 _ => {}
             },
             Ok(None) => break,
@@ -109,7 +144,18 @@ pub(super) async fn upload(
             "choose a file to upload",
         );
     };
-    match upload_version(&state, &user, name.trim(), game, bytes).await {
+    if bytes.len() > crate::league::games::MAX_WASM_BYTES {
+        let message = format!(
+            "the upload is over {} bytes, the largest the league takes",
+            crate::league::games::MAX_WASM_BYTES
+        );
+        return error_page(Some(&user), StatusCode::PAYLOAD_TOO_LARGE, &message);
+    }
+    let query = UploadQuery {
+        game,
+        file: file_name,
+    };
+    match upload_version(&state, &user, name.trim(), query, bytes).await {
         Ok((_, up)) => Redirect::to(&format!("/bot/{}", up.version.bot)).into_response(),
         Err(e) => from_api(Some(&user), e),
     }

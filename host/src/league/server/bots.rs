@@ -18,6 +18,9 @@ use crate::league::store::{Bot, StoredGame, User, Version};
 pub struct UploadQuery {
     /// The game the bot plays (only when the bot is new; a bot keeps its game).
     pub game: Option<String>,
+    /// The file's name as you know it (`hunter.lua`): error messages about the version name it.
+    /// The bot's name with the kind's extension by default.
+    pub file: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
@@ -43,7 +46,7 @@ pub(super) async fn upload(
     Query(query): Query<UploadQuery>,
     Upload(body): Upload,
 ) -> ApiResult<(StatusCode, Json<Uploaded>)> {
-    let (status, uploaded) = upload_version(&state, &user, &name, query.game, body).await?;
+    let (status, uploaded) = upload_version(&state, &user, &name, query, body).await?;
     Ok((status, Json(uploaded)))
 }
 
@@ -52,10 +55,9 @@ pub(in crate::league) async fn upload_version(
     state: &AppState,
     user: &User,
     name: &str,
-    game: Option<String>,
+    query: UploadQuery,
     body: axum::body::Bytes,
 ) -> ApiResult<(StatusCode, Uploaded)> {
-    let query = UploadQuery { game };
     let user = user.clone();
     let name = name.to_string();
     crate::league::store::check_name("bot", &name)?;
@@ -90,9 +92,10 @@ pub(in crate::league) async fn upload_version(
         .await
         .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting down"))?;
     let (cache, limits, game2) = (state.cache.clone(), state.limits.clone(), game.clone());
+    let (bot, file) = (name.clone(), query.file);
     let checked = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        games::check(&cache, &game2, &body, &limits)
+        games::check(&cache, &game2, &body, &limits, (&bot, file.as_deref()))
     })
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;

@@ -1,22 +1,22 @@
-//! What the API's handlers take from a request and how they fail: the rate limiter's key, the bearer
-//! token, `ApiError` (a status and `{"error": ...}`), and extractors whose rejections are such
+//! What the API's handlers take from a request and how they fail: the rate limiter's key, the
+//! signed-in user, `ApiError` (a status and `{"error": ...}`), and extractors whose rejections are such
 //! errors (`Path`, `Query`, `Body`, `Upload`, `Auth`, `MaybeAuth`), so that every 4xx the API gives
 //! is JSON that names the problem.
 
-use std::net::SocketAddr;
-
 use axum::Json;
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts};
+use axum::extract::{FromRequest, FromRequestParts};
+use axum::http::StatusCode;
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use tower_governor::key_extractor::KeyExtractor;
 
 use super::AppState;
+use super::identity::{Credential, Identity, RateKey};
 use crate::league::store::{StoreError, User};
 
-/// Rate limits by token when the request has one, else by the peer's IP address.
+/// Rate limits by the key [`super::identity::identify`] found: the user of a valid credential, else
+/// the peer's address.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ClientKey;
 
@@ -27,28 +27,11 @@ impl KeyExtractor for ClientKey {
         &self,
         req: &axum::http::Request<T>,
     ) -> Result<Self::Key, tower_governor::GovernorError> {
-        if let Some(token) =
-            bearer(req.headers()).or_else(|| crate::league::pages::cookie_token(req.headers()))
-        {
-            return Ok(format!(
-                "token:{}",
-                crate::runtime::source_hash(token.as_bytes())
-            ));
-        }
         req.extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| format!("ip:{}", c.0.ip()))
+            .get::<RateKey>()
+            .map(|k| k.0.clone())
             .ok_or(tower_governor::GovernorError::UnableToExtractKey)
     }
-}
-
-fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
 }
 
 /// An error as the API answers it: a status and `{"error": "..."}`.
@@ -203,16 +186,20 @@ pub struct MaybeAuth(pub Option<User>);
 impl FromRequestParts<AppState> for MaybeAuth {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> ApiResult<MaybeAuth> {
-        let Some(token) = bearer(&parts.headers) else {
-            return Ok(MaybeAuth(None));
-        };
-        match state.store.user_by_token(token).await? {
-            Some(user) => Ok(MaybeAuth(Some(user))),
-            None => Err(ApiError::new(
+    async fn from_request_parts(parts: &mut Parts, _: &AppState) -> ApiResult<MaybeAuth> {
+        // The API reads the bearer token only (a page's session cookie is not an API credential).
+        let identity = parts
+            .extensions
+            .get::<Identity>()
+            .cloned()
+            .unwrap_or_default();
+        match (identity.credential, identity.user) {
+            (Some(Credential::Token), Some(user)) => Ok(MaybeAuth(Some(user))),
+            (Some(Credential::Token), None) => Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 "the token is not valid (revoked, or never issued)",
             )),
+            _ => Ok(MaybeAuth(None)),
         }
     }
 }

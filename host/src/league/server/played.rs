@@ -87,7 +87,7 @@ pub(super) async fn replay(
 /// end line, and their counts in the turn lines' `logged` set to 0 (a turn keeps `logged` only
 /// where a count it shows grew), so that nothing tells when or how much another user's bot logged.
 /// Turn lines are edited in their text: the rest of each line stays byte for byte.
-fn redact_replay(text: &str, mine: impl Fn(usize) -> bool) -> String {
+pub(in crate::league) fn redact_replay(text: &str, mine: impl Fn(usize) -> bool) -> String {
     const FIELD: &str = ",\"logged\":[";
     let lines: Vec<&str> = text.lines().collect();
     let mut shown: Vec<u64> = Vec::new();
@@ -102,6 +102,7 @@ fn redact_replay(text: &str, mine: impl Fn(usize) -> bool) -> String {
                     *l = serde_json::json!([]);
                 }
             }
+            hide_fault_messages(&mut end, &mine);
             body.push_str(&serde_json::to_string(&end).expect("JSON"));
         } else if let Some(start) = line.find(FIELD)
             && let Some(len) = line[start + FIELD.len()..].find(']')
@@ -133,6 +134,39 @@ fn redact_replay(text: &str, mine: impl Fn(usize) -> bool) -> String {
         body.push('\n');
     }
     body
+}
+
+/// What a fault's message reads to anyone but its seat's owner.
+pub(in crate::league) const HIDDEN: &str = "(shown to the bot's owner)";
+
+/// Hides the messages of the faults of the seats that are not `mine` in a replay's end line:
+/// `result.fault` (a solo game's seat 0), `result.faults` and `result.ending.faults` (by seat).
+fn hide_fault_messages(end: &mut serde_json::Value, mine: impl Fn(usize) -> bool) {
+    let Some(result) = end.get_mut("result") else {
+        return;
+    };
+    let hide = |seat: usize, fault: &mut serde_json::Value| {
+        if !mine(seat)
+            && let Some(message) = fault.get_mut("message")
+        {
+            *message = HIDDEN.into();
+        }
+    };
+    if let Some(fault) = result.get_mut("fault") {
+        hide(0, fault);
+    }
+    let by_seat = |faults: Option<&mut serde_json::Value>| {
+        for (seat, fault) in faults
+            .and_then(|f| f.as_array_mut())
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            hide(seat, fault);
+        }
+    };
+    by_seat(result.get_mut("faults"));
+    by_seat(result.get_mut("ending").and_then(|e| e.get_mut("faults")));
 }
 
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]

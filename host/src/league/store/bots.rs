@@ -89,8 +89,8 @@ impl Store {
                 let rating = Rating::new(model);
                 let row = sqlx::query(
                     "INSERT INTO versions (bot_id, number, sha256, kind, source, size, created, \
-                     active, rating, rank_value) VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9) \
-                     RETURNING id",
+                     active, rating, rank_value, file_name) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9, $10) RETURNING id",
                 )
                 .bind(bot_id)
                 .bind(number)
@@ -101,6 +101,7 @@ impl Store {
                 .bind(now)
                 .bind(serde_json::to_string(&rating).expect("ratings serialize"))
                 .bind(rating.conservative())
+                .bind(&upload.file_name)
                 .fetch_one(&mut *tx)
                 .await?;
                 (row.try_get::<i64, _>(0)?, true)
@@ -177,13 +178,17 @@ impl Store {
         rows.iter().map(version_of).collect()
     }
 
-    /// A version's source bytes.
-    pub async fn source(&self, version_id: i64) -> Result<Option<(String, Vec<u8>)>, StoreError> {
-        let row = sqlx::query("SELECT kind, source FROM versions WHERE id = $1")
+    /// A version's kind, source bytes and the file name its owner uploaded it as (if known).
+    pub async fn source(
+        &self,
+        version_id: i64,
+    ) -> Result<Option<(String, Vec<u8>, Option<String>)>, StoreError> {
+        let row = sqlx::query("SELECT kind, source, file_name FROM versions WHERE id = $1")
             .bind(version_id)
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).transpose()
+        row.map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
+            .transpose()
     }
 }
 

@@ -1,0 +1,265 @@
+//! Who a request comes from, decided once, before the rate limiter: the user of a valid API token
+//! (`Authorization: Bearer`) or web session (cookie), or else the peer's address.
+//!
+//! The rate limiter's key follows from it: a valid credential counts against its user, anything
+//! else (no credential, or one that does not check out) against the peer address, so a made-up
+//! token buys no bucket of its own. A credential that does not check out is also a strike against
+//! the address: past [`Strikes`]' allowance the address's credentials are refused with 429 before
+//! any database lookup, so guessing costs the guesser, not the server. Only credentials that
+//! checked out before (remembered by their hash) are still looked up, so a real user behind the
+//! guesser's address keeps working.
+
+use std::collections::{HashMap, HashSet};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::{ApiError, AppState};
+use crate::league::store::{TOKEN_PREFIX, User, well_formed};
+
+/// The session cookie's name.
+pub const COOKIE: &str = "botbox_session";
+
+/// What a session id starts with.
+const SESSION_PREFIX: &str = "bbs_";
+
+/// How a request said who it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Credential {
+    /// `Authorization: Bearer <token>`: the API's.
+    Token,
+    /// The session cookie: the pages'.
+    Session,
+}
+
+/// The request's credential and, when it checked out, its user (a request extension).
+#[derive(Clone, Debug, Default)]
+pub struct Identity {
+    pub credential: Option<Credential>,
+    pub user: Option<User>,
+}
+
+impl Identity {
+    /// The user of a valid credential of `kind`.
+    pub fn user_by(&self, kind: Credential) -> Option<&User> {
+        self.user.as_ref().filter(|_| self.credential == Some(kind))
+    }
+}
+
+/// The rate limiter's key for a request (a request extension).
+#[derive(Clone, Debug)]
+pub(super) struct RateKey(pub String);
+
+/// The bearer token of a request, if it has one.
+pub(super) fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+}
+
+/// The session id a request's cookie carries.
+pub fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|c| c.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+        .filter(|t| !t.is_empty())
+}
+
+/// The `Set-Cookie` value of a session cookie (`max_age` 0 clears it). `Secure` unless the league
+/// runs on plain HTTP (`--insecure-cookies`).
+pub fn cookie(value: &str, max_age: i64, secure: bool) -> HeaderValue {
+    let secure = if secure { "; Secure" } else { "" };
+    HeaderValue::from_str(&format!(
+        "{COOKIE}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}{secure}"
+    ))
+    .expect("a session id is ASCII")
+}
+
+/// Failed authentications per peer address: a token bucket of `per_minute` strikes that refills
+/// at that rate. An address with no strike left has its credentials refused unread.
+#[derive(Debug)]
+pub struct Strikes {
+    per_minute: f64,
+    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+    /// The hashes of credentials that checked out and have not failed since.
+    known: Mutex<HashSet<String>>,
+}
+
+/// Addresses remembered at most; past it the full buckets are forgotten.
+const MAX_ADDRESSES: usize = 65_536;
+
+/// Credentials remembered as valid at most; past it they are forgotten (and looked up again while
+/// their address has strikes left).
+const MAX_KNOWN: usize = 65_536;
+
+impl Strikes {
+    pub fn new(per_minute: u32) -> Strikes {
+        Strikes {
+            per_minute: f64::from(per_minute.max(1)),
+            buckets: Mutex::default(),
+            known: Mutex::default(),
+        }
+    }
+
+    /// Strikes `ip` has left now.
+    fn left(&self, buckets: &mut HashMap<IpAddr, (f64, Instant)>, ip: IpAddr) -> f64 {
+        let now = Instant::now();
+        let (left, since) = buckets.entry(ip).or_insert((self.per_minute, now));
+        *left = (*left + now.duration_since(*since).as_secs_f64() * self.per_minute / 60.0)
+            .min(self.per_minute);
+        *since = now;
+        *left
+    }
+
+    /// Whether `ip` may still try a credential.
+    pub fn allowed(&self, ip: IpAddr) -> bool {
+        let mut buckets = self.buckets.lock().expect("not poisoned");
+        self.left(&mut buckets, ip) >= 1.0
+    }
+
+    /// Whether a credential from `ip` is looked up: while the address has strikes left, or when
+    /// the credential (by its hash) checked out before.
+    fn may_try(&self, ip: IpAddr, hash: &str) -> bool {
+        self.allowed(ip) || self.known.lock().expect("not poisoned").contains(hash)
+    }
+
+    /// Remembers how the lookup of the credential with `hash` went.
+    fn checked(&self, hash: &str, valid: bool) {
+        let mut known = self.known.lock().expect("not poisoned");
+        if valid {
+            if known.len() >= MAX_KNOWN {
+                known.clear();
+            }
+            known.insert(hash.to_string());
+        } else {
+            known.remove(hash);
+        }
+    }
+
+    /// Counts a failed authentication from `ip`.
+    pub fn strike(&self, ip: IpAddr) {
+        let mut buckets = self.buckets.lock().expect("not poisoned");
+        if buckets.len() >= MAX_ADDRESSES {
+            let full = self.per_minute;
+            buckets.retain(|_, (left, _)| *left < full);
+        }
+        let left = self.left(&mut buckets, ip);
+        buckets.insert(ip, ((left - 1.0).max(0.0), Instant::now()));
+    }
+
+    /// The answer to an address with no strike left.
+    pub fn refusal() -> Response {
+        let mut response = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many failed sign-ins from your address: wait a minute",
+        )
+        .into_response();
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("60"));
+        response
+    }
+}
+
+/// The middleware: finds the request's [`Identity`] and [`RateKey`]. A session cookie that does
+/// not check out is cleared in the response.
+pub(super) async fn identify(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let ip = peer.ip();
+    let headers = request.headers();
+    let credential = match (bearer(headers), session_cookie(headers)) {
+        (Some(token), _) => Some((Credential::Token, token.to_string())),
+        (None, Some(session)) => Some((Credential::Session, session.to_string())),
+        (None, None) => None,
+    };
+    let mut identity = Identity::default();
+    if let Some((kind, secret)) = &credential {
+        let hash = crate::runtime::source_hash(secret.as_bytes());
+        if !state.strikes.may_try(ip, &hash) {
+            return Strikes::refusal();
+        }
+        let user = match kind {
+            Credential::Token if well_formed(secret, TOKEN_PREFIX) => {
+                state.store.user_by_token(secret).await
+            }
+            Credential::Session if well_formed(secret, SESSION_PREFIX) => {
+                state.store.user_by_session(secret).await
+            }
+            _ => Ok(None),
+        };
+        identity = Identity {
+            credential: Some(*kind),
+            user: match user {
+                Ok(user) => user,
+                Err(e) => return ApiError::from(e).into_response(),
+            },
+        };
+        state.strikes.checked(&hash, identity.user.is_some());
+        if identity.user.is_none() {
+            state.strikes.strike(ip);
+        }
+    }
+    let key = match &identity.user {
+        Some(u) => format!("user:{}", u.id),
+        None => format!("ip:{ip}"),
+    };
+    let stale_cookie = identity.credential == Some(Credential::Session) && identity.user.is_none();
+    request.extensions_mut().insert(identity);
+    request.extensions_mut().insert(RateKey(key));
+    let mut response = next.run(request).await;
+    if stale_cookie {
+        response
+            .headers_mut()
+            .append(header::SET_COOKIE, cookie("", 0, state.secure_cookies));
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An address gets its allowance of failures, then none until the bucket refills; another
+    /// address is not touched.
+    #[test]
+    fn strikes_run_out_per_address() {
+        let strikes = Strikes::new(5);
+        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        for _ in 0..5 {
+            assert!(strikes.allowed(a));
+            strikes.strike(a);
+        }
+        assert!(!strikes.allowed(a));
+        assert!(strikes.allowed(b));
+    }
+
+    #[test]
+    fn the_session_cookie_is_found_among_others() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; botbox_session=bbs_x; botbox_sessionx=2"),
+        );
+        assert_eq!(session_cookie(&headers), Some("bbs_x"));
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("botbox_sessions=1"),
+        );
+        assert_eq!(session_cookie(&headers), None);
+    }
+}

@@ -1,0 +1,603 @@
+//! The league against a client that knows its API (issue 28): the real `botbox league serve`,
+//! attacked from outside over loopback. Rate limits keyed by who the client really is, a server
+//! that silent connections cannot stall, nothing of a seat shown to anyone but its owner, page data
+//! that cannot change the HTML parser's state, sessions instead of tokens in cookies, the upload
+//! form's cap, and admin commands that never create a database.
+
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::browser::{Browser, browser_here, sign_in};
+use crate::league::League;
+use crate::util::{at, scratch};
+
+/// `n` random hex digits (a fresh hasher's keys are random).
+fn random_hex(n: usize) -> String {
+    let state = RandomState::new();
+    (0..n.div_ceil(16))
+        .map(|i| format!("{:016x}", state.hash_one(i)))
+        .collect::<String>()[..n]
+        .to_string()
+}
+
+/// A client that neither follows redirects nor keeps cookies: each test says what it sends.
+fn client() -> reqwest::blocking::Client {
+    reqwest::blocking::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(Duration::from_secs(60))
+        .build()
+        .unwrap()
+}
+
+/// GET `url` with these headers: the status and the body's raw text.
+fn fetch(url: &str, headers: &[(&str, &str)]) -> (u16, String) {
+    let mut request = client().get(url);
+    for (k, v) in headers {
+        request = request.header(*k, *v);
+    }
+    let response = request.send().expect("the server answers");
+    (response.status().as_u16(), response.text().unwrap())
+}
+
+/// Signs in on the web form with `token`: the session cookie's `Set-Cookie` line.
+fn web_sign_in(league: &League, token: &str) -> String {
+    let response = client()
+        .post(format!("{}/signin", league.url))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(format!("token={token}"))
+        .send()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 303, "signing in redirects");
+    response
+        .headers()
+        .get("set-cookie")
+        .expect("a session cookie")
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// `name=value` of a `Set-Cookie` line, as a `Cookie` header sends it.
+fn cookie_pair(set_cookie: &str) -> String {
+    set_cookie.split(';').next().unwrap().to_string()
+}
+
+#[test]
+fn made_up_tokens_and_cookies_are_refused_per_address_while_a_real_user_keeps_its_bucket() {
+    let dir = scratch("league-made-up-tokens");
+    let db = dir.join("league.db");
+    let league = League::start(
+        &dir,
+        db.to_str().unwrap(),
+        0,
+        &["--rate", "50", "--burst", "100"],
+    );
+    let alice = league.user("alice");
+    let api = format!("{}/api/v1/ladders", league.url);
+    let page = format!("{}/", league.url);
+    let (mut refused, mut mine) = (0, Vec::new());
+    for i in 0..1000 {
+        // Half of each kind shaped like the real thing, half anything at all.
+        let secret = match i % 2 {
+            0 => format!("bbx_{}", random_hex(64)),
+            _ => random_hex(20),
+        };
+        let (status, body) = if i < 500 {
+            fetch(&api, &[("authorization", &format!("Bearer {secret}"))])
+        } else {
+            let secret = secret.replace("bbx_", "bbs_");
+            fetch(&page, &[("cookie", &format!("botbox_session={secret}"))])
+        };
+        // An open page or endpoint answers a made-up credential as it answers nobody, until the
+        // address has no strike left.
+        assert!(matches!(status, 200 | 429), "request {i}: {status} {body}");
+        assert!(!body.contains("signed in as"), "a made-up cookie is nobody");
+        refused += usize::from(status == 429);
+        if i % 50 == 0 {
+            mine.push(league.get("/me", Some(&alice)).0);
+        }
+    }
+    assert!(
+        refused >= 950,
+        "only {refused} of 1000 made-up credentials got 429"
+    );
+    assert!(
+        mine.iter().all(|&s| s == 200),
+        "alice's own requests meanwhile: {mine:?}"
+    );
+    // The address still reads anonymously; only its credentials are refused.
+    assert_eq!(fetch(&api, &[]).0, 200);
+    league.stop();
+}
+
+#[test]
+fn two_thousand_silent_connections_under_a_1024_file_limit_stall_nothing() {
+    let dir = scratch("league-slowloris");
+    let db = dir.join("league.db");
+    let header_timeout = Duration::from_secs(4);
+    let league = League::start_under(
+        &["prlimit", "--nofile=1024:1024", "--"],
+        &dir,
+        db.to_str().unwrap(),
+        0,
+        &["--header-timeout", "4"],
+    );
+    let address = league.url.trim_start_matches("http://").to_string();
+    // This process holds the connections: it may need more files than its soft limit.
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    let (_, hard) = getrlimit(Resource::RLIMIT_NOFILE).unwrap();
+    setrlimit(Resource::RLIMIT_NOFILE, hard, hard).unwrap();
+    assert!(
+        hard >= 2_200,
+        "the test needs 2,200 open files, the hard limit is {hard}"
+    );
+
+    // One client holds 2,000 connections that never finish their request line, and opens a new
+    // one whenever the server closes one. It notes any connection left open past the header
+    // timeout (with a second of slack for its own sweep).
+    let stop = Arc::new(AtomicBool::new(false));
+    let (closed, overdue) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let attacker = {
+        let (stop, closed, overdue) = (stop.clone(), closed.clone(), overdue.clone());
+        let address = address.clone();
+        std::thread::spawn(move || {
+            let open = || {
+                let mut s = TcpStream::connect(&address).unwrap();
+                s.write_all(b"GET /api/v1/hea").unwrap();
+                s.set_nonblocking(true).unwrap();
+                (s, Instant::now())
+            };
+            let mut held: Vec<(TcpStream, Instant)> = (0..2_000).map(|_| open()).collect();
+            while !stop.load(Ordering::Relaxed) {
+                for slot in held.iter_mut() {
+                    let mut byte = [0u8; 64];
+                    let gone = match slot.0.read(&mut byte) {
+                        Ok(_) => true,
+                        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+                    };
+                    if gone {
+                        closed.fetch_add(1, Ordering::Relaxed);
+                        *slot = open();
+                    } else if slot.1.elapsed() > header_timeout + Duration::from_secs(2) {
+                        overdue.fetch_add(1, Ordering::Relaxed);
+                        slot.1 = Instant::now();
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        })
+    };
+    std::thread::sleep(Duration::from_secs(1));
+    // Health answers within a second, every second for 30 s, each time on a new connection.
+    let health = reqwest::blocking::Client::builder()
+        .pool_max_idle_per_host(0)
+        .timeout(Duration::from_secs(1))
+        .build()
+        .unwrap();
+    let mut failures = Vec::new();
+    for second in 0..30 {
+        let start = Instant::now();
+        match health.get(format!("{}/api/v1/health", league.url)).send() {
+            Ok(r) if r.status() == 200 && start.elapsed() <= Duration::from_secs(1) => {}
+            Ok(r) => failures.push(format!("{second}: {} in {:?}", r.status(), start.elapsed())),
+            Err(e) => failures.push(format!("{second}: {e}")),
+        }
+        std::thread::sleep(Duration::from_secs(1).saturating_sub(start.elapsed()));
+    }
+    stop.store(true, Ordering::Relaxed);
+    attacker.join().unwrap();
+    assert!(
+        failures.is_empty(),
+        "health did not answer in time: {failures:?}"
+    );
+    assert!(
+        closed.load(Ordering::Relaxed) >= 2_000,
+        "the server closed {} held connections",
+        closed.load(Ordering::Relaxed)
+    );
+    assert_eq!(
+        overdue.load(Ordering::Relaxed),
+        0,
+        "connections left open past the header timeout"
+    );
+    league.stop();
+}
+
+/// A Connect Four bot that logs secrets every move and, playing second (mark 2; the upload's
+/// smoke game has it first), faults with a secret message.
+fn secret_bot(nonce: &str) -> String {
+    format!(
+        r#"local M = {{}}
+function M.choose_move(obs)
+	print("SECRET-LOG-{nonce} <!--<script> </script> \u{{2028}}")
+	if obs.mark == 2 and obs.moves > 4 then
+		error("SECRET-FAULT-{nonce}")
+	end
+	return obs.legal[#obs.legal]
+end
+return M
+"#
+    )
+}
+
+#[test]
+fn nothing_of_a_seat_reaches_anyone_but_its_owner_and_no_server_path_reaches_anyone() {
+    let dir = scratch("league-leaks");
+    let db = dir.join("league.db");
+    let league = League::start(&dir, db.to_str().unwrap(), 1, &[]);
+    let alice = league.user("alice");
+    let bob = league.user("bob");
+    let nonce = random_hex(12);
+    let (status, body) = league.request(
+        reqwest::Method::POST,
+        "/bots/secretive/versions?game=connect4&file=hunter.lua",
+        Some(&alice),
+        secret_bot(&nonce).into_bytes(),
+    );
+    assert_eq!(status, 201, "{body}");
+    league.upload_ok(
+        &bob,
+        "plain",
+        "connect4",
+        &at("strategies/lua/connect4/center.lua"),
+    );
+    // A refusal names the file as its owner named it.
+    let (status, body) = league.request(
+        reqwest::Method::POST,
+        "/bots/broken/versions?game=connect4&file=broken.lua",
+        Some(&alice),
+        b"local M = {}\nfunction M.choose_move(obs)\n  return obs.legal[1] +\nend\nreturn M\n"
+            .to_vec(),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(body.to_string().contains("broken.lua:"), "{body}");
+    let start = Instant::now();
+    let game = loop {
+        let (_, games) = league.get("/bots/secretive/games?faults=true", Some(&alice));
+        if let Some(id) = games[0]["id"].as_i64() {
+            break id;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no game it faulted in"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let (_, stored) = league.get(&format!("/games/{game}"), None);
+    let seat = stored["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|s| s["bot"] == "secretive")
+        .unwrap();
+
+    // Alice sees her bot's logs and fault, named as she named the file.
+    let (_, logs) = league.get(&format!("/games/{game}/logs"), Some(&alice));
+    let logs = logs.to_string();
+    assert!(logs.contains(&format!("SECRET-LOG-{nonce}")), "{logs}");
+    assert!(
+        logs.contains(&format!("hunter.lua:5: SECRET-FAULT-{nonce}")),
+        "{logs}"
+    );
+
+    // Everybody else, signed out or signed in as bob, on every surface.
+    let bob_cookie = cookie_pair(&web_sign_in(&league, &bob));
+    let bob_bearer = format!("Bearer {bob}");
+    let viewers: [(&str, Vec<(&str, &str)>); 3] = [
+        ("signed out", vec![]),
+        ("bob's token", vec![("authorization", bob_bearer.as_str())]),
+        ("bob's session", vec![("cookie", bob_cookie.as_str())]),
+    ];
+    let paths = [
+        format!("/api/v1/games/{game}"),
+        format!("/api/v1/games/{game}/replay"),
+        format!("/api/v1/games/{game}/logs"),
+        "/api/v1/bots/secretive".to_string(),
+        "/api/v1/bots/secretive/games".to_string(),
+        "/api/v1/bots/secretive/games?faults=true".to_string(),
+        "/api/v1/ladders/connect4".to_string(),
+        "/api/v1/ladders/connect4/variants".to_string(),
+        "/".to_string(),
+        "/ladder/connect4".to_string(),
+        "/bot/secretive".to_string(),
+        "/bot/plain".to_string(),
+        format!("/game/{game}"),
+    ];
+    let server_paths = [dir.to_str().unwrap().to_string(), "cache/".to_string()];
+    for (who, headers) in &viewers {
+        for path in &paths {
+            let (status, body) = fetch(&format!("{}{path}", league.url), headers);
+            assert!(status < 500, "{who} {path}: {status}");
+            for secret in [
+                format!("SECRET-LOG-{nonce}"),
+                format!("SECRET-FAULT-{nonce}"),
+            ] {
+                assert!(
+                    !body.contains(&secret),
+                    "{who} {path} shows {secret}: {body}"
+                );
+            }
+            for server in &server_paths {
+                assert!(
+                    !body.contains(server.as_str()),
+                    "{who} {path} shows {server}"
+                );
+            }
+            if path.ends_with("/replay") {
+                no_log_counts_of(&body, seat, &format!("{who} {path}"));
+            }
+            if path.starts_with("/game/") {
+                let data = embedded_data(&body);
+                assert!(
+                    data["logs"][seat].as_array().unwrap().is_empty(),
+                    "{who} {path}: {}",
+                    data["logs"]
+                );
+                let timed = data["frames"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .flat_map(|f| f["log"].as_array().cloned().unwrap_or_default())
+                    .filter(|l| l["seat"] == seat)
+                    .count();
+                assert_eq!(timed, 0, "{who} {path}: log timing of alice's seat");
+            }
+        }
+    }
+    // Alice's own responses name no server path either.
+    let alice_cookie = cookie_pair(&web_sign_in(&league, &alice));
+    for path in &paths {
+        let (_, body) = fetch(
+            &format!("{}{path}", league.url),
+            &[
+                ("authorization", &format!("Bearer {alice}")),
+                ("cookie", &alice_cookie),
+            ],
+        );
+        for server in &server_paths {
+            assert!(
+                !body.contains(server.as_str()),
+                "alice {path} shows {server}"
+            );
+        }
+    }
+    league.stop();
+}
+
+/// No turn line of a replay shows a log count for `seat`.
+fn no_log_counts_of(replay: &str, seat: usize, what: &str) {
+    for line in replay.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        if let Some(counts) = v.get("logged") {
+            assert_eq!(counts[seat], 0, "{what}: {line}");
+        }
+    }
+}
+
+/// The viewer's data, as the page embeds it.
+fn embedded_data(page: &str) -> Value {
+    let start = page
+        .find(r#"<script id="replay-data" type="application/json">"#)
+        .expect("the viewer's data");
+    let rest = &page[start..];
+    let body = &rest[rest.find('>').unwrap() + 1..rest.find("</script>").unwrap()];
+    serde_json::from_str(body).expect("the data is JSON")
+}
+
+#[test]
+fn a_bot_printing_markup_leaves_its_owners_viewer_working() {
+    if !browser_here("league_holds::viewer") {
+        return;
+    }
+    let dir = scratch("league-markup");
+    let db = dir.join("league.db");
+    let league = League::start(&dir, db.to_str().unwrap(), 1, &[]);
+    let alice = league.user("alice");
+    let bob = league.user("bob");
+    let nonce = random_hex(8);
+    let (status, body) = league.request(
+        reqwest::Method::POST,
+        "/bots/markup/versions?game=connect4&file=markup.lua",
+        Some(&alice),
+        secret_bot(&nonce).into_bytes(),
+    );
+    assert_eq!(status, 201, "{body}");
+    league.upload_ok(
+        &bob,
+        "plain",
+        "connect4",
+        &at("strategies/lua/connect4/center.lua"),
+    );
+    league.wait_for_games(2, Duration::from_secs(120));
+    let (_, games) = league.get("/bots/markup/games", Some(&alice));
+    let game = games[0]["id"].as_i64().unwrap();
+    let page = fetch(
+        &format!("{}/game/{game}", league.url),
+        &[("cookie", &cookie_pair(&web_sign_in(&league, &alice)))],
+    )
+    .1;
+    let data = &page[page.find(r#"id="replay-data""#).unwrap()..];
+    let data = &data[..data.find("</script>").unwrap()];
+    for bad in ["<!--", "<script", "\u{2028}"] {
+        assert!(!data[1..].contains(bad), "{bad:?} in the embedded data");
+    }
+
+    let browser = Browser::start(&dir.join("profile"));
+    sign_in(&browser, &league.url, &alice);
+    browser.open(&format!("{}/game/{game}", league.url));
+    browser.wait_for(
+        "return document.querySelector('#board')?.dataset.frame === '0'",
+        "the viewer's script runs",
+    );
+    browser.press("\u{E014}");
+    browser.wait_for(
+        "return document.querySelector('#board').dataset.frame === '1'",
+        "the viewer steps to the first move",
+    );
+    let logs = browser.eval("return document.querySelector('#logs').textContent");
+    let logs = logs.as_str().unwrap();
+    assert!(
+        logs.contains(&format!(
+            "SECRET-LOG-{nonce} <!--<script> </script> \u{2028}"
+        )),
+        "{logs}"
+    );
+    assert!(browser.console_errors().is_empty());
+    league.stop();
+}
+
+#[test]
+fn a_session_ends_at_sign_out_and_with_its_token_and_is_never_the_token() {
+    let dir = scratch("league-sessions");
+    let db = dir.join("league.db");
+    let league = League::start(&dir, db.to_str().unwrap(), 0, &[]);
+    let alice = league.user("alice");
+    let account = format!("{}/account", league.url);
+    let signed_in = |cookie: &str| {
+        let (status, body) = fetch(&account, &[("cookie", cookie)]);
+        status == 200 && body.contains("signed in as")
+    };
+
+    let set = web_sign_in(&league, &alice);
+    for attribute in ["HttpOnly", "SameSite=Strict", "Secure", "Path=/"] {
+        assert!(set.contains(attribute), "{attribute} in {set}");
+    }
+    let cookie = cookie_pair(&set);
+    assert!(!cookie.contains(&alice[4..]), "the cookie is not the token");
+    assert!(signed_in(&cookie));
+    // Signing out ends the session on the server: the same cookie again is nobody.
+    let out = client()
+        .post(format!("{}/signout", league.url))
+        .header("cookie", &cookie)
+        .send()
+        .unwrap();
+    assert_eq!(out.status().as_u16(), 303);
+    assert!(!signed_in(&cookie), "a cookie used after sign-out");
+
+    // Revoking the token a session came from ends the session.
+    let second: Value = client()
+        .post(format!("{}/api/v1/tokens", league.url))
+        .bearer_auth(&alice)
+        .header("content-type", "application/json")
+        .body(r#"{"label":"second"}"#)
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    let second = second["token"].as_str().unwrap().to_string();
+    let cookie = cookie_pair(&web_sign_in(&league, &second));
+    assert!(signed_in(&cookie));
+    let (_, me) = league.get("/me", Some(&alice));
+    let id = me["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["label"] == "second")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let (status, _) = league.request(
+        reqwest::Method::DELETE,
+        &format!("/tokens/{id}"),
+        Some(&alice),
+        Vec::new(),
+    );
+    assert_eq!(status, 204);
+    assert!(!signed_in(&cookie), "a cookie after its token was revoked");
+
+    // A form posted from another site is refused, whatever its cookie.
+    let cookie = cookie_pair(&web_sign_in(&league, &alice));
+    let cross = client()
+        .post(format!("{}/account/tokens", league.url))
+        .header("cookie", &cookie)
+        .header("origin", "http://evil.example")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("label=stolen")
+        .send()
+        .unwrap();
+    assert_eq!(cross.status().as_u16(), 403);
+    let (_, me) = league.get("/me", Some(&alice));
+    assert!(!me.to_string().contains("stolen"), "{me}");
+    league.stop();
+}
+
+#[test]
+fn the_upload_form_over_its_cap_gets_413() {
+    let dir = scratch("league-form-cap");
+    let db = dir.join("league.db");
+    let league = League::start(&dir, db.to_str().unwrap(), 0, &[]);
+    let alice = league.user("alice");
+    let cookie = cookie_pair(&web_sign_in(&league, &alice));
+    for size in [(4 << 20) + 1, 5 << 20] {
+        let boundary = "botbox-test-boundary";
+        let mut body = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nbig\r\n\
+             --{boundary}\r\nContent-Disposition: form-data; name=\"game\"\r\n\r\nworms\r\n\
+             --{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.wasm\"\r\n\
+             Content-Type: application/octet-stream\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend(b"\0asm\x01\0\0\0");
+        body.resize(body.len() + size - 8, 0);
+        body.extend(format!("\r\n--{boundary}--\r\n").as_bytes());
+        let response = client()
+            .post(format!("{}/upload", league.url))
+            .header("cookie", &cookie)
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .body(body)
+            .send()
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 413, "a {size}-byte file");
+    }
+    league.stop();
+}
+
+/// `botbox league <args>` in `dir`.
+fn admin(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_botbox"))
+        .arg("league")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn admin_commands_in_an_empty_folder_create_nothing_and_say_which_database_they_looked_for() {
+    let dir = scratch("league-admin-empty");
+    for args in [&["verify", "1"][..], &["user", "add", "carol"][..]] {
+        let out = admin(&dir, args);
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("league/league.db"), "{args:?}: {stderr}");
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            0,
+            "{args:?} created something"
+        );
+    }
+    // A game that is not in an existing database is not there, not a mismatch.
+    let db = dir.join("league.db");
+    let league = League::start(&dir, db.to_str().unwrap(), 0, &[]);
+    league.stop();
+    let out = admin(&dir, &["verify", "7", "--db", db.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("game 7: not in") && !stdout.contains("MISMATCH"),
+        "{stdout}"
+    );
+}
