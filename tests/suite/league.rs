@@ -195,14 +195,14 @@ fn botbox(args: &[&str]) -> std::process::Output {
 
 /// A scratch PostgreSQL database for one test, dropped at the end; `None` (the test passes, saying
 /// so) where no PostgreSQL is configured and none is required.
-struct PgDatabase {
+pub(crate) struct PgDatabase {
     admin: String,
     name: String,
-    url: String,
+    pub(crate) url: String,
 }
 
 impl PgDatabase {
-    fn new(test: &str) -> Option<PgDatabase> {
+    pub(crate) fn new(test: &str) -> Option<PgDatabase> {
         let Ok(admin) = std::env::var("BOTBOX_TEST_POSTGRES") else {
             assert!(
                 std::env::var_os("BOTBOX_REQUIRE_POSTGRES").is_none(),

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::browser::{Browser, browser_here, sign_in};
-use crate::league::League;
+use crate::league::{League, PgDatabase};
 use crate::util::{at, scratch};
 
 /// `n` random hex digits (a fresh hasher's keys are random).
@@ -456,10 +456,21 @@ fn a_bot_printing_markup_leaves_its_owners_viewer_working() {
 }
 
 #[test]
-fn a_session_ends_at_sign_out_and_with_its_token_and_is_never_the_token() {
+fn a_session_ends_at_sign_out_and_with_its_token_and_is_never_the_token_on_sqlite() {
     let dir = scratch("league-sessions");
-    let db = dir.join("league.db");
-    let league = League::start(&dir, db.to_str().unwrap(), 0, &[]);
+    sessions(&dir, dir.join("league.db").to_str().unwrap());
+}
+
+#[test]
+fn a_session_ends_at_sign_out_and_with_its_token_and_is_never_the_token_on_postgres() {
+    let Some(pg) = PgDatabase::new("sessions") else {
+        return;
+    };
+    sessions(&scratch("league-sessions-pg"), &pg.url);
+}
+
+fn sessions(dir: &Path, db: &str) {
+    let league = League::start(dir, db, 0, &[]);
     let alice = league.user("alice");
     let account = format!("{}/account", league.url);
     let signed_in = |cookie: &str| {

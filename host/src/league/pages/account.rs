@@ -10,7 +10,7 @@ use maud::html;
 use serde::Deserialize;
 
 use super::{Viewer, error_page, from_api, layout};
-use crate::league::server::identity::{Strikes, cookie, session_cookie};
+use crate::league::server::identity::{Strikes, client_address, cookie, session_cookie};
 use crate::league::server::{AppState, Path, UploadQuery, upload_version};
 use crate::league::store::{TOKEN_PREFIX, User, well_formed};
 
@@ -41,7 +41,8 @@ pub(super) async fn signin(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Form(form): Form<SignIn>,
 ) -> Response {
-    if !state.strikes.allowed(peer.ip()) {
+    let ip = client_address(peer.ip());
+    if !state.strikes.allowed(ip) {
         return Strikes::refusal();
     }
     let token = form.token.trim();
@@ -60,7 +61,7 @@ pub(super) async fn signin(
             response
         }
         Ok(None) => {
-            state.strikes.strike(peer.ip());
+            state.strikes.strike(ip);
             error_page(
                 None,
                 StatusCode::UNAUTHORIZED,

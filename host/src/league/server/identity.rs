@@ -22,6 +22,20 @@ use axum::response::{IntoResponse, Response};
 use super::{ApiError, AppState};
 use crate::league::store::{TOKEN_PREFIX, User, well_formed};
 
+/// The address a client is known by: an IPv4 address, or an IPv6 address's /64 network (one
+/// subscriber's share, which they can spread over 2^64 addresses), an IPv4-mapped one as IPv4.
+pub fn client_address(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(std::net::Ipv6Addr::from_bits(
+                v6.to_bits() & !((1u128 << 64) - 1),
+            )),
+        },
+        v4 => v4,
+    }
+}
+
 /// The session cookie's name.
 pub const COOKIE: &str = "botbox_session";
 
@@ -153,6 +167,9 @@ impl Strikes {
         if buckets.len() >= MAX_ADDRESSES {
             let full = self.per_minute;
             buckets.retain(|_, (left, _)| *left < full);
+            if buckets.len() >= MAX_ADDRESSES {
+                buckets.clear();
+            }
         }
         let left = self.left(&mut buckets, ip);
         buckets.insert(ip, ((left - 1.0).max(0.0), Instant::now()));
@@ -180,7 +197,7 @@ pub(super) async fn identify(
     mut request: Request,
     next: Next,
 ) -> Response {
-    let ip = peer.ip();
+    let ip = client_address(peer.ip());
     let headers = request.headers();
     let credential = match (bearer(headers), session_cookie(headers)) {
         (Some(token), _) => Some((Credential::Token, token.to_string())),
@@ -246,6 +263,14 @@ mod tests {
         }
         assert!(!strikes.allowed(a));
         assert!(strikes.allowed(b));
+    }
+
+    #[test]
+    fn an_ipv6_client_is_its_64_network() {
+        let at = |s: &str| client_address(s.parse().unwrap()).to_string();
+        assert_eq!(at("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::");
+        assert_eq!(at("::ffff:192.0.2.7"), "192.0.2.7");
+        assert_eq!(at("192.0.2.7"), "192.0.2.7");
     }
 
     #[test]

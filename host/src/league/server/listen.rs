@@ -33,7 +33,7 @@ pub struct Listen {
     pub idle_timeout: Duration,
     /// Open connections at most, in total (already lowered to fit the file limit).
     pub max_connections: usize,
-    /// Open connections at most per peer address.
+    /// Open connections at most per peer address (an IPv6 peer's /64).
     pub max_per_peer: usize,
 }
 
@@ -242,7 +242,7 @@ pub async fn serve(
         let admitted = shared
             .lock()
             .expect("not poisoned")
-            .admit(peer.ip(), &limits);
+            .admit(super::identity::client_address(peer.ip()), &limits);
         let Some((id, close)) = admitted else {
             tracing::debug!("refused a connection from {peer}: its connections are all busy");
             continue;

@@ -94,16 +94,24 @@ pub(in crate::league) fn redact_replay(text: &str, mine: impl Fn(usize) -> bool)
     let mut body = String::with_capacity(text.len());
     for (i, line) in lines.iter().enumerate() {
         if i + 1 == lines.len()
-            && let Ok(mut end) = serde_json::from_str::<serde_json::Value>(line)
-            && let Some(logs) = end.get_mut("logs").and_then(|l| l.as_array_mut())
+            && let Ok(was) = serde_json::from_str::<serde_json::Value>(line)
+            && was.get("logs").is_some_and(|l| l.is_array())
         {
-            for (seat, l) in logs.iter_mut().enumerate() {
-                if !mine(seat) {
-                    *l = serde_json::json!([]);
+            let mut end = was.clone();
+            if let Some(logs) = end.get_mut("logs").and_then(|l| l.as_array_mut()) {
+                for (seat, l) in logs.iter_mut().enumerate() {
+                    if !mine(seat) {
+                        *l = serde_json::json!([]);
+                    }
                 }
             }
             hide_fault_messages(&mut end, &mine);
-            body.push_str(&serde_json::to_string(&end).expect("JSON"));
+            // Unchanged (all the seats are the viewer's), the line stays byte for byte.
+            if end == was {
+                body.push_str(line);
+            } else {
+                body.push_str(&serde_json::to_string(&end).expect("JSON"));
+            }
         } else if let Some(start) = line.find(FIELD)
             && let Some(len) = line[start + FIELD.len()..].find(']')
         {
@@ -222,7 +230,7 @@ mod tests {
             r#"{"type":"turn","action":4,"logged":[1,2],"n":2}"#,
             r#"{"type":"turn","action":3,"logged":[1,3],"n":3}"#,
             r#"{"type":"turn","action":1,"n":4}"#,
-            r#"{"logs":[["mine"],["a","b","c"]],"type":"end"}"#,
+            r#"{"logs":[["mine"],["a","b","c"]],"result":{"faults":[{"kind":"error","message":"m0"},{"kind":"error","message":"m1"}],"ending":{"faults":[null,{"kind":"trap","message":"m1"}]}},"type":"end"}"#,
         ]
         .join("\n");
         let lines: Vec<serde_json::Value> = redact_replay(&replay, |seat| seat == 0)
@@ -235,10 +243,16 @@ mod tests {
         assert!(lines[3].get("logged").is_none(), "{}", lines[3]);
         assert_eq!(lines[3]["n"], 3);
         assert_eq!(lines[5]["logs"], serde_json::json!([["mine"], []]));
+        let result = &lines[5]["result"];
+        assert_eq!(result["faults"][0]["message"], "m0");
+        assert_eq!(result["faults"][1]["message"], super::HIDDEN);
+        assert_eq!(result["faults"][1]["kind"], "error");
+        assert_eq!(result["ending"]["faults"][1]["message"], super::HIDDEN);
+        assert!(result["ending"]["faults"][0].is_null());
         // Nobody's seat: no counts at all; everybody's: the replay as it was.
         let public = redact_replay(&replay, |_| false);
         assert!(
-            !public.contains("logged") && !public.contains("mine"),
+            !public.contains("logged") && !public.contains("mine") && !public.contains("m0"),
             "{public}"
         );
         let own = redact_replay(&replay, |_| true);
