@@ -94,8 +94,10 @@ fn made_up_tokens_and_cookies_are_refused_per_address_while_a_real_user_keeps_it
         let (status, body) = if i < 500 {
             fetch(&api, &[("authorization", &format!("Bearer {secret}"))])
         } else {
+            // The session cookie, and the one that held the token before sessions.
+            let name = ["botbox_session", "botbox_token"][i / 2 % 2];
             let secret = secret.replace("bbx_", "bbs_");
-            fetch(&page, &[("cookie", &format!("botbox_session={secret}"))])
+            fetch(&page, &[("cookie", &format!("{name}={secret}"))])
         };
         // An open page or endpoint answers a made-up credential as it answers nobody, until the
         // address has no strike left.
@@ -141,9 +143,9 @@ fn two_thousand_silent_connections_under_a_1024_file_limit_stall_nothing() {
         "the test needs 2,200 open files, the hard limit is {hard}"
     );
 
-    // One client holds 2,000 connections that never finish their request line, and opens a new
-    // one whenever the server closes one. It notes any connection left open past the header
-    // timeout (with a second of slack for its own sweep).
+    // One client holds 2,000 connections that never finish their request line and, like
+    // slowloris, opens new ones once a second for those the server closed. It notes any
+    // connection left open past the header timeout (with slack for its own sweeps).
     let stop = Arc::new(AtomicBool::new(false));
     let (closed, overdue) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
     let attacker = {
@@ -154,23 +156,33 @@ fn two_thousand_silent_connections_under_a_1024_file_limit_stall_nothing() {
                 let mut s = TcpStream::connect(&address).unwrap();
                 s.write_all(b"GET /api/v1/hea").unwrap();
                 s.set_nonblocking(true).unwrap();
-                (s, Instant::now())
+                Some((s, Instant::now()))
             };
-            let mut held: Vec<(TcpStream, Instant)> = (0..2_000).map(|_| open()).collect();
+            let mut held: Vec<Option<(TcpStream, Instant)>> = (0..2_000).map(|_| open()).collect();
+            let mut topped_up = Instant::now();
             while !stop.load(Ordering::Relaxed) {
                 for slot in held.iter_mut() {
+                    let Some((stream, since)) = slot else {
+                        continue;
+                    };
                     let mut byte = [0u8; 64];
-                    let gone = match slot.0.read(&mut byte) {
+                    let gone = match stream.read(&mut byte) {
                         Ok(_) => true,
                         Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
                     };
                     if gone {
                         closed.fetch_add(1, Ordering::Relaxed);
-                        *slot = open();
-                    } else if slot.1.elapsed() > header_timeout + Duration::from_secs(2) {
+                        *slot = None;
+                    } else if since.elapsed() > header_timeout + Duration::from_secs(2) {
                         overdue.fetch_add(1, Ordering::Relaxed);
-                        slot.1 = Instant::now();
+                        *since = Instant::now();
                     }
+                }
+                if topped_up.elapsed() >= Duration::from_secs(1) {
+                    for slot in held.iter_mut().filter(|s| s.is_none()) {
+                        *slot = open();
+                    }
+                    topped_up = Instant::now();
                 }
                 std::thread::sleep(Duration::from_millis(20));
             }
@@ -547,8 +559,12 @@ fn the_upload_form_over_its_cap_gets_413() {
     let db = dir.join("league.db");
     let league = League::start(&dir, db.to_str().unwrap(), 0, &[]);
     let alice = league.user("alice");
-    let cookie = cookie_pair(&web_sign_in(&league, &alice));
-    for size in [(4 << 20) + 1, 5 << 20] {
+    let signed_in = cookie_pair(&web_sign_in(&league, &alice));
+    for (cookie, size) in [
+        (signed_in.as_str(), (4 << 20) + 1),
+        (signed_in.as_str(), 5 << 20),
+        ("", 5 << 20),
+    ] {
         let boundary = "botbox-test-boundary";
         let mut body = format!(
             "--{boundary}\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nbig\r\n\
@@ -562,7 +578,7 @@ fn the_upload_form_over_its_cap_gets_413() {
         body.extend(format!("\r\n--{boundary}--\r\n").as_bytes());
         let response = client()
             .post(format!("{}/upload", league.url))
-            .header("cookie", &cookie)
+            .header("cookie", cookie)
             .header(
                 "content-type",
                 format!("multipart/form-data; boundary={boundary}"),
@@ -570,7 +586,11 @@ fn the_upload_form_over_its_cap_gets_413() {
             .body(body)
             .send()
             .unwrap();
-        assert_eq!(response.status().as_u16(), 413, "a {size}-byte file");
+        assert_eq!(
+            response.status().as_u16(),
+            413,
+            "a {size}-byte file, cookie {cookie:?}"
+        );
     }
     league.stop();
 }

@@ -15,6 +15,7 @@ use serde::Deserialize;
 
 mod account;
 
+pub(super) use account::FORM_BYTES;
 use account::{
     account, add_token, revoke_token, signin, signin_form, signout, upload, upload_form,
 };

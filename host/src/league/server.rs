@@ -132,9 +132,7 @@ pub fn router(state: AppState, rate: RateLimit, timeouts: Timeouts) -> Router {
         .route("/api/v1/games/{id}/logs", get(logs))
         .layer(DefaultBodyLimit::max(64 << 10))
         .merge(uploads)
-        .merge(
-            super::pages::routes().layer(DefaultBodyLimit::max(games::MAX_WASM_BYTES + (64 << 10))),
-        )
+        .merge(super::pages::routes().layer(DefaultBodyLimit::max(super::pages::FORM_BYTES)))
         .fallback(not_found)
         .layer(GovernorLayer::new(governor))
         .layer(axum::middleware::from_fn_with_state(

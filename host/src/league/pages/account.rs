@@ -10,9 +10,17 @@ use maud::html;
 use serde::Deserialize;
 
 use super::{Viewer, error_page, from_api, layout};
+use crate::league::games::MAX_WASM_BYTES;
 use crate::league::server::identity::{Strikes, client_address, cookie, session_cookie};
 use crate::league::server::{AppState, Path, UploadQuery, upload_version};
 use crate::league::store::{TOKEN_PREFIX, User, well_formed};
+
+/// The largest upload form: the largest module and room for the other fields.
+pub(in crate::league) const FORM_BYTES: usize = MAX_WASM_BYTES + (64 << 10);
+
+fn too_large() -> String {
+    format!("the upload is over {MAX_WASM_BYTES} bytes, the largest the league takes")
+}
 
 /// How long a web session lasts.
 const SESSION_SECONDS: i64 = 7 * 86_400;
@@ -108,8 +116,16 @@ pub(super) async fn upload_form(Viewer(user): Viewer) -> Response {
 pub(super) async fn upload(
     State(state): State<AppState>,
     Viewer(user): Viewer,
+    headers: HeaderMap,
     mut multipart: Multipart,
 ) -> Response {
+    if headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|l| l.to_str().ok()?.parse::<usize>().ok())
+        .is_some_and(|l| l > FORM_BYTES)
+    {
+        return error_page(user.as_ref(), StatusCode::PAYLOAD_TOO_LARGE, &too_large());
+    }
     let Some(user) = user else {
         return error_page(None, StatusCode::UNAUTHORIZED, "sign in to upload");
     };
@@ -145,12 +161,8 @@ pub(super) async fn upload(
             "choose a file to upload",
         );
     };
-    if bytes.len() > crate::league::games::MAX_WASM_BYTES {
-        let message = format!(
-            "the upload is over {} bytes, the largest the league takes",
-            crate::league::games::MAX_WASM_BYTES
-        );
-        return error_page(Some(&user), StatusCode::PAYLOAD_TOO_LARGE, &message);
+    if bytes.len() > MAX_WASM_BYTES {
+        return error_page(Some(&user), StatusCode::PAYLOAD_TOO_LARGE, &too_large());
     }
     let query = UploadQuery {
         game,

@@ -81,14 +81,23 @@ pub(super) fn bearer(headers: &HeaderMap) -> Option<&str> {
 
 /// The session id a request's cookie carries.
 pub fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+    cookie_value(headers, COOKIE)
+}
+
+/// The value of the cookie `name`, if the request has one that is not empty.
+fn cookie_value<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
-        .find_map(|c| c.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+        .find_map(|c| c.trim().strip_prefix(name)?.strip_prefix('='))
         .filter(|t| !t.is_empty())
 }
+
+/// The cookie that carried the API token itself before sessions: a browser may still send it. It
+/// is a credential that never checks out (a strike, as any other), and is cleared.
+const LEGACY_COOKIE: &str = "botbox_token";
 
 /// The `Set-Cookie` value of a session cookie (`max_age` 0 clears it). `Secure` unless the league
 /// runs on plain HTTP (`--insecure-cookies`).
@@ -199,7 +208,9 @@ pub(super) async fn identify(
 ) -> Response {
     let ip = client_address(peer.ip());
     let headers = request.headers();
-    let credential = match (bearer(headers), session_cookie(headers)) {
+    let legacy = cookie_value(headers, LEGACY_COOKIE).is_some();
+    let session = session_cookie(headers).or(cookie_value(headers, LEGACY_COOKIE));
+    let credential = match (bearer(headers), session) {
         (Some(token), _) => Some((Credential::Token, token.to_string())),
         (None, Some(session)) => Some((Credential::Session, session.to_string())),
         (None, None) => None,
@@ -243,6 +254,12 @@ pub(super) async fn identify(
         response
             .headers_mut()
             .append(header::SET_COOKIE, cookie("", 0, state.secure_cookies));
+    }
+    if legacy {
+        response.headers_mut().append(
+            header::SET_COOKIE,
+            HeaderValue::from_static("botbox_token=; Path=/; Max-Age=0"),
+        );
     }
     response
 }
