@@ -553,6 +553,8 @@ fn sessions(dir: &Path, db: &str) {
     league.stop();
 }
 
+/// Over its cap, the upload form gets 413 as the API does, and the client gets to read it (the
+/// server reads the rest of the body away instead of cutting the client off mid-send).
 #[test]
 fn the_upload_form_over_its_cap_gets_413() {
     let dir = scratch("league-form-cap");
@@ -563,6 +565,7 @@ fn the_upload_form_over_its_cap_gets_413() {
     for (cookie, size) in [
         (signed_in.as_str(), (4 << 20) + 1),
         (signed_in.as_str(), 5 << 20),
+        (signed_in.as_str(), 32 << 20),
         ("", 5 << 20),
     ] {
         let boundary = "botbox-test-boundary";
@@ -592,6 +595,9 @@ fn the_upload_form_over_its_cap_gets_413() {
             "a {size}-byte file, cookie {cookie:?}"
         );
     }
+    // The API as well, with a body far over what the socket buffers hold.
+    let (status, body) = league.upload(Some(&alice), "big", "worms", vec![0; 32 << 20]);
+    assert_eq!(status, 413, "{body}");
     league.stop();
 }
 

@@ -26,6 +26,11 @@ pub type Game = Arc<dyn Playable + Send + Sync>;
 
 /// The largest WASM module the league takes.
 pub const MAX_WASM_BYTES: usize = 4 << 20;
+
+/// What an upload over [`MAX_WASM_BYTES`] is told (413).
+pub fn too_large() -> String {
+    format!("the upload is over {MAX_WASM_BYTES} bytes, the largest the league takes")
+}
 /// The largest Luau source the league takes.
 pub const MAX_LUA_BYTES: usize = 512 << 10;
 

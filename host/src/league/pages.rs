@@ -145,6 +145,15 @@ fn error_page(user: Option<&User>, status: StatusCode, message: &str) -> Respons
     (status, Html(layout("Error", user, body).into_string())).into_response()
 }
 
+/// The answer to an upload form over its cap (413).
+pub(super) fn too_large_page() -> Response {
+    error_page(
+        None,
+        StatusCode::PAYLOAD_TOO_LARGE,
+        &super::games::too_large(),
+    )
+}
+
 fn from_api(user: Option<&User>, e: ApiError) -> Response {
     error_page(user, e.status, &e.message)
 }

@@ -79,16 +79,51 @@ pub struct Timeouts {
     pub upload: Duration,
 }
 
-/// Whether a request is an upload (the API's or the upload form's).
-fn is_upload(request: &Request) -> bool {
+/// The largest body an upload request may have (the API's or the upload form's); `None` for a
+/// request that is not an upload.
+fn upload_cap(request: &Request) -> Option<usize> {
     let path = request.uri().path();
-    request.method() == Method::POST
-        && (path == "/upload" || path.starts_with("/api/v1/bots/") && path.ends_with("/versions"))
+    if request.method() != Method::POST {
+        None
+    } else if path == "/upload" {
+        Some(super::pages::FORM_BYTES)
+    } else if path.starts_with("/api/v1/bots/") && path.ends_with("/versions") {
+        Some(games::MAX_WASM_BYTES)
+    } else {
+        None
+    }
+}
+
+/// Answers an upload whose `Content-Length` is over its cap with 413 before anything reads it,
+/// and reads what the client still sends in the background (at most 10 s, as nginx's lingering
+/// close does), so the client is not cut off mid-send and gets to read the answer.
+async fn refuse_oversized(request: Request, next: Next) -> Response {
+    let length = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|l| l.to_str().ok()?.parse::<u64>().ok());
+    let Some(cap) = upload_cap(&request).filter(|&cap| length.is_some_and(|l| l > cap as u64))
+    else {
+        return next.run(request).await;
+    };
+    let page = request.uri().path() == "/upload";
+    let mut body = request.into_body();
+    tokio::spawn(async move {
+        use http_body_util::BodyExt;
+        let drain = async { while let Some(Ok(_)) = body.frame().await {} };
+        let _ = tokio::time::timeout(Duration::from_secs(10), drain).await;
+    });
+    tracing::debug!("refused an upload of {length:?} bytes, over {cap}");
+    if page {
+        super::pages::too_large_page()
+    } else {
+        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, games::too_large()).into_response()
+    }
 }
 
 /// Ends a request that takes longer than its time limit with 408.
 async fn time_limit(State(limits): State<Timeouts>, request: Request, next: Next) -> Response {
-    let limit = if is_upload(&request) {
+    let limit = if upload_cap(&request).is_some() {
         limits.upload
     } else {
         limits.request
@@ -134,6 +169,7 @@ pub fn router(state: AppState, rate: RateLimit, timeouts: Timeouts) -> Router {
         .merge(uploads)
         .merge(super::pages::routes().layer(DefaultBodyLimit::max(super::pages::FORM_BYTES)))
         .fallback(not_found)
+        .layer(axum::middleware::from_fn(refuse_oversized))
         .layer(GovernorLayer::new(governor))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 
+use axum::extract::multipart::MultipartError;
 use axum::extract::{ConnectInfo, Form, Multipart, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
@@ -17,10 +18,6 @@ use crate::league::store::{TOKEN_PREFIX, User, well_formed};
 
 /// The largest upload form: the largest module and room for the other fields.
 pub(in crate::league) const FORM_BYTES: usize = MAX_WASM_BYTES + (64 << 10);
-
-fn too_large() -> String {
-    format!("the upload is over {MAX_WASM_BYTES} bytes, the largest the league takes")
-}
 
 /// How long a web session lasts.
 const SESSION_SECONDS: i64 = 7 * 86_400;
@@ -116,44 +113,15 @@ pub(super) async fn upload_form(Viewer(user): Viewer) -> Response {
 pub(super) async fn upload(
     State(state): State<AppState>,
     Viewer(user): Viewer,
-    headers: HeaderMap,
-    mut multipart: Multipart,
+    multipart: Multipart,
 ) -> Response {
-    if headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|l| l.to_str().ok()?.parse::<usize>().ok())
-        .is_some_and(|l| l > FORM_BYTES)
-    {
-        return error_page(user.as_ref(), StatusCode::PAYLOAD_TOO_LARGE, &too_large());
-    }
     let Some(user) = user else {
         return error_page(None, StatusCode::UNAUTHORIZED, "sign in to upload");
     };
-    let (mut name, mut game, mut bytes, mut file_name) = (String::new(), None, None, None);
-    loop {
-        match multipart.next_field().await {
-            Ok(Some(field)) => match field.name() {
-                Some("name") => match field.text().await {
-                    Ok(text) => name = text,
-                    Err(e) => return error_page(Some(&user), e.status(), &e.body_text()),
-                },
-                Some("game") => match field.text().await {
-                    Ok(text) => game = Some(text),
-                    Err(e) => return error_page(Some(&user), e.status(), &e.body_text()),
-                },
-                Some("file") => {
-                    file_name = field.file_name().map(str::to_string);
-                    match field.bytes().await {
-                        Ok(b) => bytes = Some(b),
-                        Err(e) => return error_page(Some(&user), e.status(), &e.body_text()),
-                    }
-                }
-                _ => {}
-            },
-            Ok(None) => break,
-            Err(e) => return error_page(Some(&user), e.status(), &e.body_text()),
-        }
-    }
+    let (name, query, bytes) = match read_form(multipart).await {
+        Ok(form) => form,
+        Err(e) => return error_page(Some(&user), e.status(), &e.body_text()),
+    };
     let Some(bytes) = bytes else {
         return error_page(
             Some(&user),
@@ -162,16 +130,39 @@ pub(super) async fn upload(
         );
     };
     if bytes.len() > MAX_WASM_BYTES {
-        return error_page(Some(&user), StatusCode::PAYLOAD_TOO_LARGE, &too_large());
+        return error_page(
+            Some(&user),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &crate::league::games::too_large(),
+        );
     }
-    let query = UploadQuery {
-        game,
-        file: file_name,
-    };
     match upload_version(&state, &user, name.trim(), query, bytes).await {
         Ok((_, up)) => Redirect::to(&format!("/bot/{}", up.version.bot)).into_response(),
         Err(e) => from_api(Some(&user), e),
     }
+}
+
+/// The upload form's fields: the bot's name, the game and file name, the file's bytes.
+async fn read_form(
+    mut multipart: Multipart,
+) -> Result<(String, UploadQuery, Option<axum::body::Bytes>), MultipartError> {
+    let (mut name, mut bytes) = (String::new(), None);
+    let mut query = UploadQuery {
+        game: None,
+        file: None,
+    };
+    while let Some(field) = multipart.next_field().await? {
+        match field.name() {
+            Some("name") => name = field.text().await?,
+            Some("game") => query.game = Some(field.text().await?),
+            Some("file") => {
+                query.file = field.file_name().map(str::to_string);
+                bytes = Some(field.bytes().await?);
+            }
+            _ => {}
+        }
+    }
+    Ok((name, query, bytes))
 }
 
 pub(super) async fn account(State(state): State<AppState>, Viewer(user): Viewer) -> Response {

@@ -163,10 +163,7 @@ impl<S: Send + Sync> FromRequest<S> for Upload {
             .map_err(|e| {
                 let status = e.status();
                 let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                    format!(
-                        "the upload is over {} bytes, the largest the league takes",
-                        crate::league::games::MAX_WASM_BYTES
-                    )
+                    crate::league::games::too_large()
                 } else {
                     e.body_text()
                 };
