@@ -157,12 +157,18 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         tokio::spawn(worker::retain(store.clone(), config.keep, shutdown.clone())),
     ];
     let workers = spawn_workers(&store, &cache, config.workers, config.lease, &shutdown);
+    let strikes = Arc::new(server::identity::Strikes::new(config.auth_failures));
+    let credentials = tokio::spawn(worker::credentials(
+        store.clone(),
+        strikes.clone(),
+        shutdown.clone(),
+    ));
     let state = server::AppState {
         store: store.clone(),
         cache,
         limits: config.limits.clone(),
         checks: Arc::new(tokio::sync::Semaphore::new(config.checks.max(1))),
-        strikes: Arc::new(server::identity::Strikes::new(config.auth_failures)),
+        strikes: strikes.clone(),
         secure_cookies: config.secure_cookies,
     };
     let app = server::router(state, config.rate, config.timeouts);
@@ -194,6 +200,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     for h in housekeeping {
         let _ = h.await;
     }
+    let _ = credentials.await;
     store.close().await;
     eprintln!("league stopped; this process recorded {games} games");
     Ok(())

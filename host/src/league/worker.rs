@@ -11,6 +11,7 @@ use tokio::sync::watch;
 
 use super::games::{self, Cache, Player, Spec};
 use super::matchmaker::{self, Candidate};
+use super::server::identity;
 use super::store::{Job, NewJob, Played, Store};
 use crate::games::derive_seed;
 
@@ -235,6 +236,21 @@ pub async fn reap(store: Store, every: Duration, mut shutdown: watch::Receiver<b
             Err(e) => tracing::warn!("reaping: {e}"),
         }
         let _ = tokio::time::timeout(every, shutdown.changed()).await;
+    }
+}
+
+/// Reads the credentials in use into `strikes` now and every [`identity::REFRESH`] until shutdown.
+pub async fn credentials(
+    store: Store,
+    strikes: std::sync::Arc<identity::Strikes>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    while !*shutdown.borrow() {
+        match store.credentials_in_use().await {
+            Ok(hashes) => strikes.in_use(hashes),
+            Err(e) => tracing::warn!("reading the credentials in use: {e}"),
+        }
+        let _ = tokio::time::timeout(identity::REFRESH, shutdown.changed()).await;
     }
 }
 

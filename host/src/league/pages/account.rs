@@ -47,10 +47,13 @@ pub(super) async fn signin(
     Form(form): Form<SignIn>,
 ) -> Response {
     let ip = client_address(peer.ip());
-    if !state.strikes.allowed(ip) {
+    let token = form.token.trim();
+    if !state
+        .strikes
+        .may_try(ip, &crate::runtime::source_hash(token.as_bytes()))
+    {
         return Strikes::refusal();
     }
-    let token = form.token.trim();
     let session = if well_formed(token, TOKEN_PREFIX) {
         state.store.add_session(token, SESSION_SECONDS * 1000).await
     } else {

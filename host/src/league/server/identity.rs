@@ -5,9 +5,10 @@
 //! else (no credential, or one that does not check out) against the peer address, so a made-up
 //! token buys no bucket of its own. A credential that does not check out is also a strike against
 //! the address: past [`Strikes`]' allowance the address's credentials are refused with 429 before
-//! any database lookup, so guessing costs the guesser, not the server. Only credentials that
-//! checked out before (remembered by their hash) are still looked up, so a real user behind the
-//! guesser's address keeps working.
+//! any database lookup, so guessing costs the guesser, not the server. Credentials the server knows
+//! to be valid (the hashes of the tokens and sessions in use, read from the database every few
+//! seconds, and of every credential that checked out since) are still looked up, so a real user
+//! behind the guesser's address keeps working.
 
 use std::collections::{HashMap, HashSet};
 use std::net::{IpAddr, SocketAddr};
@@ -115,23 +116,23 @@ pub fn cookie(value: &str, max_age: i64, secure: bool) -> HeaderValue {
 pub struct Strikes {
     per_minute: f64,
     buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
-    /// The hashes of credentials that checked out and have not failed since.
-    known: Mutex<HashSet<String>>,
+    /// The hashes of the credentials in use: the database's at its last read, and those that
+    /// checked out since.
+    valid: Mutex<HashSet<String>>,
 }
 
 /// Addresses remembered at most; past it the full buckets are forgotten.
 const MAX_ADDRESSES: usize = 65_536;
 
-/// Credentials remembered as valid at most; past it they are forgotten (and looked up again while
-/// their address has strikes left).
-const MAX_KNOWN: usize = 65_536;
+/// How often the credentials in use are read from the database.
+pub const REFRESH: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl Strikes {
     pub fn new(per_minute: u32) -> Strikes {
         Strikes {
             per_minute: f64::from(per_minute.max(1)),
             buckets: Mutex::default(),
-            known: Mutex::default(),
+            valid: Mutex::default(),
         }
     }
 
@@ -152,22 +153,24 @@ impl Strikes {
     }
 
     /// Whether a credential from `ip` is looked up: while the address has strikes left, or when
-    /// the credential (by its hash) checked out before.
-    fn may_try(&self, ip: IpAddr, hash: &str) -> bool {
-        self.allowed(ip) || self.known.lock().expect("not poisoned").contains(hash)
+    /// the credential (by its hash) is one in use.
+    pub fn may_try(&self, ip: IpAddr, hash: &str) -> bool {
+        self.allowed(ip) || self.valid.lock().expect("not poisoned").contains(hash)
     }
 
     /// Remembers how the lookup of the credential with `hash` went.
     fn checked(&self, hash: &str, valid: bool) {
-        let mut known = self.known.lock().expect("not poisoned");
+        let mut set = self.valid.lock().expect("not poisoned");
         if valid {
-            if known.len() >= MAX_KNOWN {
-                known.clear();
-            }
-            known.insert(hash.to_string());
+            set.insert(hash.to_string());
         } else {
-            known.remove(hash);
+            set.remove(hash);
         }
+    }
+
+    /// The credentials in use, as the database has them now (their SHA-256 in hex).
+    pub fn in_use(&self, hashes: HashSet<String>) {
+        *self.valid.lock().expect("not poisoned") = hashes;
     }
 
     /// Counts a failed authentication from `ip`.

@@ -1,6 +1,10 @@
 //! Web sessions: signing in on a page with a token makes one. The cookie carries a random session
 //! id (256 bits), of which only the SHA-256 is stored, so the cookie is never the API token itself.
 //! A session holds until its expiry, its sign-out, or the revocation of the token it came from.
+//! The hashes of the credentials in use are also read as a whole, for the sign-in guard
+//! (`server::identity`).
+
+use std::collections::HashSet;
 
 use sqlx::Row;
 
@@ -75,6 +79,18 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// The SHA-256 of every credential in use: tokens not revoked, sessions not ended or expired.
+    pub async fn credentials_in_use(&self) -> Result<HashSet<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT sha256 FROM tokens WHERE revoked IS NULL UNION ALL \
+             SELECT sha256 FROM sessions WHERE ended IS NULL AND expires > $1",
+        )
+        .bind(now_ms())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
     }
 
     /// Deletes the sessions that ended or expired before `before` (ms).
