@@ -232,13 +232,7 @@ impl Store {
         .bind(token_hash(token))
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|r| {
-            Ok(User {
-                id: r.try_get(0)?,
-                name: r.try_get(1)?,
-            })
-        })
-        .transpose()
+        row.as_ref().map(user_of).transpose()
     }
 }
 
@@ -269,6 +263,14 @@ fn outcome(record: &GameRecord, seat: usize) -> (i64, i64, i64) {
         None if record.faults.get(seat).is_some_and(Option::is_some) => (0, 0, 1),
         None => (0, 1, 0),
     }
+}
+
+/// A user from a row whose first two columns are `users.id, users.name`.
+fn user_of(r: &sqlx::any::AnyRow) -> Result<User, StoreError> {
+    Ok(User {
+        id: r.try_get(0)?,
+        name: r.try_get(1)?,
+    })
 }
 
 fn is_unique(e: &sqlx::Error) -> bool {

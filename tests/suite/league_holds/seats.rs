@@ -2,6 +2,7 @@
 //! change how a page is parsed: a bot that logs secrets and faults with a secret message, read back
 //! by everybody else over the API and the pages, and its owner's viewer in Chromium.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -28,17 +29,17 @@ return M
     )
 }
 
-#[test]
-fn nothing_of_a_seat_reaches_anyone_but_its_owner_and_no_server_path_reaches_anyone() {
-    let dir = scratch("league-leaks");
+/// A league in `dir` with one worker where alice's `secret_bot` (uploaded as `bot`, from the file
+/// `file`) plays bob's `center.lua`: the league, alice's and bob's tokens, and the secrets' nonce.
+fn secret_league(dir: &Path, bot: &str, file: &str) -> (League, String, String, String) {
     let db = dir.join("league.db");
-    let league = League::start(&dir, db.to_str().unwrap(), 1, &[]);
+    let league = League::start(dir, db.to_str().unwrap(), 1, &[]);
     let alice = league.user("alice");
     let bob = league.user("bob");
     let nonce = random_hex(12);
     let (status, body) = league.request(
         reqwest::Method::POST,
-        "/bots/secretive/versions?game=connect4&file=hunter.lua",
+        &format!("/bots/{bot}/versions?game=connect4&file={file}"),
         Some(&alice),
         secret_bot(&nonce).into_bytes(),
     );
@@ -49,6 +50,13 @@ fn nothing_of_a_seat_reaches_anyone_but_its_owner_and_no_server_path_reaches_any
         "connect4",
         &at("strategies/lua/connect4/center.lua"),
     );
+    (league, alice, bob, nonce)
+}
+
+#[test]
+fn nothing_of_a_seat_reaches_anyone_but_its_owner_and_no_server_path_reaches_anyone() {
+    let dir = scratch("league-leaks");
+    let (league, alice, bob, nonce) = secret_league(&dir, "secretive", "hunter.lua");
     // A refusal names the file as its owner named it.
     let (status, body) = league.request(
         reqwest::Method::POST,
@@ -198,24 +206,7 @@ fn a_bot_printing_markup_leaves_its_owners_viewer_working() {
         return;
     }
     let dir = scratch("league-markup");
-    let db = dir.join("league.db");
-    let league = League::start(&dir, db.to_str().unwrap(), 1, &[]);
-    let alice = league.user("alice");
-    let bob = league.user("bob");
-    let nonce = random_hex(8);
-    let (status, body) = league.request(
-        reqwest::Method::POST,
-        "/bots/markup/versions?game=connect4&file=markup.lua",
-        Some(&alice),
-        secret_bot(&nonce).into_bytes(),
-    );
-    assert_eq!(status, 201, "{body}");
-    league.upload_ok(
-        &bob,
-        "plain",
-        "connect4",
-        &at("strategies/lua/connect4/center.lua"),
-    );
+    let (league, alice, _, nonce) = secret_league(&dir, "markup", "markup.lua");
     league.wait_for_games(2, Duration::from_secs(120));
     let (_, games) = league.get("/bots/markup/games", Some(&alice));
     let game = games[0]["id"].as_i64().unwrap();

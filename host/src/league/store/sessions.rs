@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use sqlx::Row;
 
-use super::{Store, StoreError, User, now_ms, secret, token_hash};
+use super::{Store, StoreError, User, now_ms, secret, token_hash, user_of};
 
 impl Store {
     /// A new session for the user of `token`, valid for `ms` milliseconds; `None` if the token is
@@ -62,13 +62,7 @@ impl Store {
         .bind(now_ms())
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|r| {
-            Ok(User {
-                id: r.try_get(0)?,
-                name: r.try_get(1)?,
-            })
-        })
-        .transpose()
+        row.as_ref().map(user_of).transpose()
     }
 
     /// Ends a session (signing out); nothing if it has ended already or never was.
