@@ -145,9 +145,18 @@ pub fn cap_bytes(bytes: &[u8]) -> String {
     if bytes.len() <= MAX_MESSAGE {
         return String::from_utf8_lossy(bytes).into_owned();
     }
-    let head = String::from_utf8_lossy(&bytes[..MAX_MESSAGE - 64]);
+    cut_text(bytes, bytes.len())
+}
+
+/// How many bytes of a text over [`MAX_MESSAGE`] are kept ([`cut_text`]).
+pub const KEPT_OF_LONG: usize = MAX_MESSAGE - 64;
+
+/// A text of `total` bytes over [`MAX_MESSAGE`], from its first bytes `head` (only the first
+/// [`KEPT_OF_LONG`] are read): its beginning and a note of its length, as [`cap_bytes`] writes it.
+pub fn cut_text(head: &[u8], total: usize) -> String {
+    let head = String::from_utf8_lossy(&head[..head.len().min(KEPT_OF_LONG)]);
     let head = head.trim_end_matches('\u{fffd}');
-    format!("{head} [... cut: {} bytes in all]", bytes.len())
+    format!("{head} [... cut: {total} bytes in all]")
 }
 
 #[cfg(test)]

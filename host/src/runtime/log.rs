@@ -29,6 +29,11 @@ impl Log {
         self.lines.len()
     }
 
+    /// Whether the log has reached its cap: nothing more is kept, so there is nothing to build.
+    pub fn is_full(&self) -> bool {
+        self.truncated
+    }
+
     /// Adds a line, itself cut to [`super::fault::MAX_MESSAGE`] bytes.
     pub fn push(&mut self, line: String) {
         if self.truncated {

@@ -411,10 +411,16 @@ impl Vm {
             Ok((false, Value::String(s))) => {
                 let message = super::fault::cap_bytes(&s.as_bytes());
                 // Out of memory, the error handler itself may fail to build its message.
-                let oom = message.starts_with("not enough memory")
+                let oom = out_of_memory(message.as_bytes())
                     || (message == "error in error handling" && self.near_memory_cap());
                 Err(if oom {
-                    Fault::new(FaultKind::Memory, "not enough memory")
+                    Fault::new(
+                        FaultKind::Memory,
+                        format!(
+                            "not enough memory under its memory cap of {} MiB",
+                            self.limits.memory >> 20
+                        ),
+                    )
                 } else {
                     Fault::new(FaultKind::Error, message)
                 })
@@ -442,6 +448,15 @@ impl Vm {
 /// games/s against 4,032 at level 1.
 fn compiler() -> Compiler {
     Compiler::new().set_optimization_level(1)
+}
+
+/// Whether an error message is Luau's out-of-memory error: as the allocator raises it ("not enough
+/// memory"), or as a library function raises it at its caller's position ("bot.lua:4: not enough
+/// memory", the host's pattern matcher among them). A strategy that raises these words itself gets
+/// the fault it asked for.
+pub(super) fn out_of_memory(message: &[u8]) -> bool {
+    const OOM: &[u8] = b"not enough memory";
+    message == OOM || message.ends_with(b": not enough memory")
 }
 
 fn host_fault(kind: FaultKind, e: mlua::Error) -> Fault {

@@ -82,6 +82,19 @@ pub(super) fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> 
     // Luau's own `tostring` (a per-game name, or `__tostring`); mlua's would print an address.
     let tostring: Function = globals.raw_get("tostring")?;
     let print = lua.create_function(move |_, args: MultiValue| {
+        // Charged for the bytes it is handed, as the library functions are (costs.rs), past the
+        // log's cap too: a print flood ends by the budget, not by the time backstop.
+        let bytes: usize = args
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => s.as_bytes().len(),
+                _ => 0,
+            })
+            .sum();
+        log.charge((bytes as u64 / super::costs::BYTES_PER_TICK) as f64)?;
+        if log.log.borrow().is_full() {
+            return Ok(());
+        }
         let line: Vec<String> = args.iter().map(|v| print_value(&tostring, v)).collect();
         log.log.borrow_mut().push(line.join("\t"));
         Ok(())
@@ -108,9 +121,7 @@ pub(super) fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> 
 
     let describe = lua.create_function(|lua, e: Value| match e {
         // Out of memory there is no room for a traceback: keep the message as it is.
-        Value::String(s) if s.as_bytes().starts_with(b"not enough memory") => {
-            Ok(s.to_string_lossy())
-        }
+        Value::String(s) if super::out_of_memory(&s.as_bytes()) => Ok(s.to_string_lossy()),
         Value::String(s) => {
             let message = crate::runtime::fault::cap_bytes(&s.as_bytes());
             let traceback = lua.traceback(None, 2)?.to_string_lossy();

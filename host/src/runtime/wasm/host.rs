@@ -5,6 +5,7 @@
 use wasmtime::{Caller, Linker, Memory};
 
 use super::StoreData;
+use crate::runtime::fault;
 
 pub const MODULE: &str = "botbox";
 
@@ -26,9 +27,21 @@ pub fn define(linker: &mut Linker<StoreData>) -> Result<()> {
         MODULE,
         "log",
         |mut c: Caller<'_, StoreData>, ptr: i32, len: i32| -> Result<()> {
-            charge(&mut c, CALL_FUEL + BYTE_FUEL * len.max(0) as u64)?;
-            let bytes = read(&mut c, ptr, len)?;
-            let line = String::from_utf8_lossy(&bytes).into_owned();
+            // Charged for every byte it is handed, past the log's cap too; but only what a log
+            // line keeps (MAX_MESSAGE bytes) is read, and nothing once the log is full, so a
+            // flood of huge lines ends by fuel, quickly.
+            let len = len.max(0);
+            charge(&mut c, CALL_FUEL + BYTE_FUEL * len as u64)?;
+            check_range(&mut c, ptr, len)?;
+            if c.data().log.is_full() {
+                return Ok(());
+            }
+            let line = if len as usize <= fault::MAX_MESSAGE {
+                String::from_utf8_lossy(&read(&mut c, ptr, len)?).into_owned()
+            } else {
+                let head = read(&mut c, ptr, fault::KEPT_OF_LONG as i32)?;
+                fault::cut_text(&head, len as usize)
+            };
             c.data_mut().log.push(line);
             Ok(())
         },
@@ -59,6 +72,19 @@ pub fn read(c: &mut Caller<'_, StoreData>, ptr: i32, len: i32) -> Result<Vec<u8>
             wasmtime::format_err!("botbox host call: address {ptr}+{len} outside memory")
         })?;
     Ok(buf)
+}
+
+/// Traps unless `ptr..ptr + len` (`len` ≥ 0) lies in the module's memory, as [`read`] of it would.
+fn check_range(c: &mut Caller<'_, StoreData>, ptr: i32, len: i32) -> Result<()> {
+    let size = memory(c)?.data_size(&*c);
+    let end = (ptr as u32 as usize).checked_add(len as usize);
+    if end.is_some_and(|end| end <= size) {
+        Ok(())
+    } else {
+        Err(wasmtime::format_err!(
+            "botbox host call: address {ptr}+{len} outside memory"
+        ))
+    }
 }
 
 pub fn write(c: &mut Caller<'_, StoreData>, ptr: i32, bytes: &[u8]) -> Result<()> {
