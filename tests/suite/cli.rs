@@ -1196,4 +1196,10 @@ fn ctrl_c_finishes_the_games_in_progress_and_reports_those_played() {
     assert!(!numbers.is_empty() && numbers.len() < 2_000_000);
     // The games played are the first ones of the schedule, as a shorter run would have played.
     assert_eq!(numbers, (1..=numbers.len() as u64).collect::<Vec<_>>());
+    // The JSON says it is partial, beside the plan's number.
+    assert_eq!(report["interrupted"], true);
+    assert_eq!(report["games_played"].as_u64(), Some(numbers.len() as u64));
+    assert_eq!(report["plan"]["games"].as_u64(), Some(2_000_000));
+    // center.lua beats random.lua almost always: an unbounded Elo is told in words, never "inf".
+    assert!(!stdout(&out).contains("inf"), "{}", stdout(&out));
 }

@@ -1,9 +1,11 @@
 //! The end-to-end tests, one binary with a module per area (as ripgrep does), so the test build
 //! links once. Each module reads like the specification of its area; `util` holds the helpers.
 
+mod bot_faults;
 mod browser;
 mod bs;
 mod cli;
+mod closed_stdout;
 mod determinism;
 mod dice;
 mod embed;

@@ -271,10 +271,23 @@ fn prepare_output(path: Option<&std::path::Path>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes a report as pretty JSON to `path` (`--json`).
+/// Writes a report as pretty JSON to `path` (`--json`). A run that Ctrl-C cut short says so: its
+/// report gets `"interrupted": true` and, beside the plan's number, `"games_played"`.
 fn write_json(path: &std::path::Path, report: &impl serde::Serialize) -> anyhow::Result<()> {
     use anyhow::Context;
-    let text = serde_json::to_string_pretty(report)?;
+    let text = if crate::tournament::stopped() {
+        let mut value = serde_json::to_value(report)?;
+        if let Some(fields) = value.as_object_mut() {
+            let played = fields.get("games").and_then(|g| g.as_array()).map(Vec::len);
+            fields.insert("interrupted".into(), true.into());
+            if let Some(played) = played {
+                fields.insert("games_played".into(), played.into());
+            }
+        }
+        serde_json::to_string_pretty(&value)?
+    } else {
+        serde_json::to_string_pretty(report)?
+    };
     std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))
 }
 

@@ -427,16 +427,19 @@ fn results(
         draws.to_string(),
         losses.to_string(),
         format!("{score:.1}%"),
-        elo(elo_diff, margin, score),
+        elo(elo_diff, margin, score, wins + draws + losses),
     ]
 }
 
-fn elo(elo: Option<f64>, margin: Option<f64>, score: f64) -> String {
+/// The Elo cell, in words where the figure is unbounded: a score of 100% or 0% has no finite Elo,
+/// and an interval that reaches them no finite margin (JSON has `null` there).
+fn elo(elo: Option<f64>, margin: Option<f64>, score: f64, games: usize) -> String {
     match (elo, margin) {
         (Some(e), Some(m)) => format!("{e:+.0} ± {m:.0}"),
-        (Some(e), None) => format!("{e:+.0} ± inf"),
-        (None, _) if score >= 100.0 => "+inf".into(),
-        (None, _) if score <= 0.0 => "-inf".into(),
+        (Some(e), None) => format!("{e:+.0}, margin unbounded"),
+        (None, _) if games == 0 => "no games".into(),
+        (None, _) if score >= 100.0 => "all won: unbounded".into(),
+        (None, _) if score <= 0.0 => "all lost: unbounded".into(),
         (None, _) => "-".into(),
     }
 }
@@ -574,5 +577,23 @@ fn interval(s: &Score) -> String {
         "-".into()
     } else {
         format!("{:.1}–{:.1}", s.low, s.high)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Unbounded figures are told in words, never as infinities.
+    #[test]
+    fn an_unbounded_elo_is_told_in_words() {
+        let cases = [
+            ((Some(120.4), Some(35.2), 66.7, 30), "+120 ± 35"),
+            ((Some(400.0), None, 91.0, 11), "+400, margin unbounded"),
+            ((None, None, 100.0, 8), "all won: unbounded"),
+            ((None, None, 0.0, 8), "all lost: unbounded"),
+            ((None, None, 0.0, 0), "no games"),
+        ];
+        for ((elo, margin, score, games), want) in cases {
+            assert_eq!(super::elo(elo, margin, score, games), want);
+        }
     }
 }
