@@ -53,6 +53,10 @@ enum Command {
     Upload(UploadArgs),
     List(ListArgs),
     Show(ShowArgs),
+    /// Retire one of your bots: it plays no more games; its games and ratings stay
+    #[command(after_help = "Examples:
+  botbox league retire hunter
+  botbox league show hunter                # its versions and games are still there")]
     Retire(ShowArgs),
     Games(GamesArgs),
     Status(StatusArgs),

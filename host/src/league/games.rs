@@ -289,6 +289,20 @@ impl Cache {
     }
 }
 
+/// Refuses an upload that is a program: by the file name its owner gave (an extension other than
+/// `.lua`, `.luau` or `.wasm`), or by its bytes ([`kind_of`]).
+pub fn refuse_programs(file: Option<&str>, bytes: &[u8]) -> Result<(), String> {
+    let extension = file
+        .and_then(|f| std::path::Path::new(f).extension())
+        .map(|e| e.to_string_lossy().to_lowercase());
+    if let Some(e) = extension.filter(|e| !matches!(e.as_str(), "lua" | "luau" | "wasm")) {
+        return Err(format!(
+            "a .{e} file: the league does not run programs; it takes .wasm modules and .lua files"
+        ));
+    }
+    kind_of(bytes).map(|_| ())
+}
+
 /// What kind of strategy `bytes` are: a WASM module (by its magic number) or Luau source (UTF-8).
 pub fn kind_of(bytes: &[u8]) -> Result<&'static str, String> {
     if bytes.is_empty() {

@@ -98,13 +98,19 @@ fn shutdown_signal() -> watch::Receiver<bool> {
     rx
 }
 
-/// Logs to stderr, at `RUST_LOG`'s level (info by default).
+/// "1 worker", "2 workers".
+fn worker_count(n: usize) -> String {
+    format!("{n} worker{}", if n == 1 { "" } else { "s" })
+}
+
+/// Logs to stderr, at `RUST_LOG`'s level (info by default), coloured only on a terminal.
 pub fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,tower_http=warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
 }
 
@@ -189,8 +195,9 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
     );
     // The line scripts and tests wait for.
     println!(
-        "league listening on http://{address} (database {}, {} workers)",
-        config.db, config.workers
+        "league listening on http://{address} (database {}, {})",
+        config.db,
+        worker_count(config.workers)
     );
     server::listen::serve(listener, app, connections, shutdown.clone()).await;
     let mut games = 0;
@@ -216,7 +223,11 @@ pub async fn work(config: WorkConfig) -> anyhow::Result<()> {
         Duration::from_secs(2).min(config.lease / 2),
         shutdown.clone(),
     ));
-    println!("league worker: {} workers on {}", config.workers, config.db);
+    println!(
+        "league worker: {} on {}",
+        worker_count(config.workers),
+        config.db
+    );
     let workers = spawn_workers(&store, &cache, config.workers, config.lease, &shutdown);
     let mut games = 0;
     for w in workers {

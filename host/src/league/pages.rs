@@ -145,6 +145,15 @@ fn error_page(user: Option<&User>, status: StatusCode, message: &str) -> Respons
     (status, Html(layout("Error", user, body).into_string())).into_response()
 }
 
+/// The answer to a path the league has no page for.
+pub(super) fn not_found_page() -> Response {
+    error_page(
+        None,
+        StatusCode::NOT_FOUND,
+        "there is no page here: the ladders are at /",
+    )
+}
+
 /// The answer to an upload form over its cap (413).
 pub(super) fn too_large_page() -> Response {
     error_page(
@@ -235,7 +244,8 @@ async fn ladder(
             thead { tr {
                 th { "#" } th { "bot" } th { "owner" } th { "version" }
                 th { @if solo { "mean points" } @else { "rating" } } th { "±" }
-                th { "games" } th { "W-D-L" } th { "faults" }
+                // A game played alone has no wins, draws or losses.
+                th { "games" } @if !solo { th { "W-D-L" } } th { "faults" }
             } }
             tbody { @for (i, v) in versions.iter().enumerate() {
                 @let r = row(i + 1, v);
@@ -247,7 +257,7 @@ async fn ladder(
                     td.n { (format!("{:.1}", r.rating)) }
                     td.n { (format!("{:.1}", r.uncertainty)) }
                     td.n { (r.games) }
-                    td { (r.wins) "-" (r.draws) "-" (r.losses) }
+                    @if !solo { td { (r.wins) "-" (r.draws) "-" (r.losses) } }
                     td.n { (r.faults) }
                 }
             } }
@@ -385,7 +395,7 @@ async fn bot(
         div.scroll { table id="versions" {
             thead { tr { th { "version" } th { "kind" } th { "sha256" } th { "rating" } th { "±" } th { "games" } th { "W-D-L" } th { "faults" } } }
             tbody { @for v in &versions { tr {
-                td { "v" (v.number) @if v.active { " (plays)" } }
+                td { "v" (v.number) @if v.active && bot.retired.is_none() { " (plays)" } }
                 td { (v.kind) }
                 td { code { (v.sha256[..12]) } }
                 td.n { (format!("{:.1}", v.rating.value)) }

@@ -180,11 +180,17 @@ pub fn router(state: AppState, rate: RateLimit, timeouts: Timeouts) -> Router {
         .with_state(state)
 }
 
-async fn not_found() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "no such page: see /api/v1/openapi.json",
-    )
+/// An unknown path: JSON under `/api/`, a page (with the navigation) anywhere else.
+async fn not_found(uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no such page: see /api/v1/openapi.json",
+        )
+        .into_response()
+    } else {
+        super::pages::not_found_page()
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]

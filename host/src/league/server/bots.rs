@@ -60,6 +60,9 @@ pub(in crate::league) async fn upload_version(
 ) -> ApiResult<(StatusCode, Uploaded)> {
     let user = user.clone();
     let name = name.to_string();
+    // What the upload is comes before whose name it takes: a program is refused as a program.
+    games::refuse_programs(query.file.as_deref(), &body)
+        .map_err(|reason| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, reason))?;
     crate::league::store::check_name("bot", &name)?;
     let existing = state.store.bot(&name).await?;
     let game = match (&existing, &query.game) {
