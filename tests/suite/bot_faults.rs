@@ -40,6 +40,15 @@ fn every_library_function_that_runs_out_of_memory_faults_memory() {
                local s = string.format("%s%s%s%s%s", piece, piece, piece, piece, piece)"#,
         ),
         (
+            // Memory hoarded up to the cap, the error caught: the host then runs out building the
+            // next observation's tables (or the answer's), not a library function.
+            "observation",
+            r#"HOARD = HOARD or {}
+               pcall(function()
+                   while true do HOARD[#HOARD + 1] = string.rep("x", 4096) .. #HOARD end
+               end)"#,
+        ),
+        (
             "gsub caught",
             r#"local s, big = string.rep("x", 1000), string.rep("y", 100000)
                local ok, r = pcall(string.gsub, s, "x", big)

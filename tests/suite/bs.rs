@@ -278,6 +278,12 @@ fn misbehaving_bots_lose_their_games_void_them_for_the_others_and_the_run_goes_o
         text.contains("Faults (a loss for the faulting entry"),
         "{text}"
     );
+    // Each fault line says how far its game had gone.
+    let line = text.lines().find(|l| l.starts_with("  game ")).unwrap();
+    assert!(
+        line.contains(" turns: ") || line.contains(" turn: "),
+        "{line}"
+    );
     assert!(
         text.contains("card"),
         "the illegal play is explained:\n{text}"

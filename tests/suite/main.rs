@@ -14,6 +14,7 @@ mod league;
 mod league_edges;
 mod league_holds;
 mod play;
+mod program_time;
 mod programs;
 mod registry;
 mod reload;

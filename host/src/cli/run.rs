@@ -373,7 +373,14 @@ pub fn render(r: &Report) -> String {
             });
         }
         let name = &g.players[seat];
-        out.push_str(&format!("\n  game {} ({name}, seat {seat}): {f}", g.number));
+        let turns = match g.turns {
+            1 => "after 1 turn".to_string(),
+            n => format!("after {n} turns"),
+        };
+        out.push_str(&format!(
+            "\n  game {} ({name}, seat {seat}), {turns}: {f}",
+            g.number
+        ));
     }
     out
 }

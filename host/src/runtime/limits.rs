@@ -25,7 +25,8 @@ pub struct Limits {
     pub wall: Duration,
     /// At most this many bytes of a strategy's log are kept per game.
     pub log_bytes: usize,
-    /// Time per move for external programs, counted while the program runs (it is paused otherwise).
+    /// Time per move for external programs: their own time while they run (they are paused
+    /// otherwise), not the time a busy machine kept them waiting for a CPU (`runtime::program`).
     #[serde(serialize_with = "millis")]
     pub move_time: Duration,
     /// An external program's data limit in bytes (`RLIMIT_DATA`: its heap and other private writable
@@ -99,7 +100,8 @@ pub struct LimitSpec {
     #[arg(long = "time-limit", value_name = "MS")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_limit_ms: Option<u64>,
-    /// Time per move for external programs, in milliseconds, counted while the program runs [default: 2000]
+    /// Time per move for external programs, in milliseconds: the program's own time, not time
+    /// waiting for a CPU [default: 2000]
     #[arg(long = "move-time", value_name = "MS")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub move_time_ms: Option<u64>,

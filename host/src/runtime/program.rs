@@ -6,7 +6,8 @@
 //!
 //! The limits, as in the contest: [`Limits::move_time`] per answer, counted only while the program
 //! runs, since **the program is paused whenever it is not its move** and resumed to read its input
-//! and answer; a data limit ([`Limits::program_memory`], the process's `RLIMIT_DATA`, set by
+//! and answer, and counted as the program's own time, which a busy machine does not change (the
+//! `clock` module: the time it waited for a CPU is not counted, with a wall-clock backstop far above); a data limit ([`Limits::program_memory`], the process's `RLIMIT_DATA`, set by
 //! `/bin/sh`'s `ulimit` before it `exec`s the program, since setting it in the child ourselves
 //! would need `unsafe`); and `SIGKILL` when the instance is dropped, at the end of the game. A
 //! crash, a timeout, garbage or a line over [`MAX_LINE`] is a [`Fault`].
@@ -52,6 +53,7 @@
 //! use the network. Run untrusted programs inside a container, as a user that is not root.
 
 mod cgroup;
+mod clock;
 mod contain;
 mod output;
 mod tree;
@@ -71,6 +73,8 @@ use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid};
 use nix::unistd::Pid;
 use serde::Serialize;
 
+pub use clock::BACKSTOP;
+use clock::{MoveClock, Overrun};
 use contain::Container;
 pub use contain::{CONTAINMENT_VAR, Containment, TAG_VAR, containment};
 pub use output::MAX_LINE;
@@ -131,6 +135,8 @@ pub struct Process {
     /// Whether the program answered once: its first answer gets [`STARTUP_ALLOWANCE`] more.
     answered: bool,
     running: bool,
+    /// The program's own time in all its moves so far (see [`Process::time_used`]).
+    used: Duration,
 }
 
 impl Process {
@@ -181,6 +187,7 @@ impl Process {
             initialised: false,
             answered: false,
             running: false,
+            used: Duration::ZERO,
         };
         readers.map_err(|e| load("cannot start the reader threads of", &e))?;
         fcntl(
@@ -207,20 +214,35 @@ impl Process {
             STARTUP_ALLOWANCE
         };
         self.answered = true;
-        let deadline = Instant::now() + self.move_time + allowance;
+        let clock = self.clock(self.move_time + allowance);
         self.resume();
         let answer = self
-            .write(message.as_bytes(), deadline)
-            .and_then(|()| self.answer(deadline));
+            .write(message.as_bytes(), &clock)
+            .and_then(|()| self.answer(&clock));
+        self.used += clock.used();
         self.pause();
         answer
+    }
+
+    /// The program's own time in all its moves so far: the wall-clock time it was resumed for,
+    /// less the time it waited for a CPU (see the `clock` module), or its CPU time if that is more.
+    /// This is what the time per move limits.
+    pub fn time_used(&self) -> Duration {
+        self.used
+    }
+
+    fn clock(&self, allowed: Duration) -> MoveClock {
+        MoveClock::start(self.group.as_raw(), self.container.cpu_stat(), allowed)
     }
 
     /// Writes `message` (complete lines) without waiting for an answer. The program stays paused
     /// unless the pipe is full; then it runs until it has read enough, within the time per move.
     pub fn send(&mut self, message: &str) -> Result<(), Fault> {
-        let deadline = Instant::now() + self.move_time;
-        let sent = self.write(message.as_bytes(), deadline);
+        let clock = self.clock(self.move_time);
+        let sent = self.write(message.as_bytes(), &clock);
+        if self.running {
+            self.used += clock.used();
+        }
         self.pause();
         sent
     }
@@ -290,15 +312,16 @@ impl Process {
         }
     }
 
-    /// Writes all of `bytes` by `deadline`, letting the program run when the pipe is full.
-    fn write(&mut self, mut bytes: &[u8], deadline: Instant) -> Result<(), Fault> {
+    /// Writes all of `bytes` within the time of `clock`, letting the program run when the pipe is
+    /// full.
+    fn write(&mut self, mut bytes: &[u8], clock: &MoveClock) -> Result<(), Fault> {
         while !bytes.is_empty() {
             match self.stdin.write(bytes) {
                 Ok(n) => bytes = &bytes[n..],
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     self.resume();
-                    self.wait_writable(deadline)?;
+                    self.wait_writable(clock)?;
                 }
                 // A closed pipe (EPIPE): the program exited or closed its input.
                 Err(_) => return Err(self.crash()),
@@ -307,17 +330,10 @@ impl Process {
         Ok(())
     }
 
-    fn wait_writable(&self, deadline: Instant) -> Result<(), Fault> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(Fault::new(
-                FaultKind::Timeout,
-                format!(
-                    "did not read its input within {} ms",
-                    self.move_time.as_millis()
-                ),
-            ));
-        }
+    fn wait_writable(&self, clock: &MoveClock) -> Result<(), Fault> {
+        let left = clock
+            .left()
+            .map_err(|overrun| timeout("did not read its input", clock, overrun))?;
         let timeout = PollTimeout::try_from(left).unwrap_or(PollTimeout::MAX);
         let mut fds = [PollFd::new(self.stdin.as_fd(), PollFlags::POLLOUT)];
         // Woken early (a signal, or the pipe's far end closing), the next write tells what happened.
@@ -325,10 +341,21 @@ impl Process {
         Ok(())
     }
 
-    fn answer(&mut self, deadline: Instant) -> Result<String, Fault> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.answers.recv_timeout(left) {
-            Ok(Output::Line(bytes)) => {
+    /// Waits for the answer within the time of `clock`, looking at the program's time used
+    /// whenever the wall clock says it could be up.
+    fn answer(&mut self, clock: &MoveClock) -> Result<String, Fault> {
+        let received = loop {
+            let left = clock
+                .left()
+                .map_err(|overrun| timeout("no answer", clock, overrun))?;
+            match self.answers.recv_timeout(left) {
+                Ok(output) => break output,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break Output::Closed,
+            }
+        };
+        match received {
+            Output::Line(bytes) => {
                 let mut line = String::from_utf8(bytes).map_err(|e| {
                     Fault::new(
                         FaultKind::BadOutput,
@@ -343,12 +370,8 @@ impl Process {
                 }
                 Ok(line)
             }
-            Ok(Output::TooLong) => Err(too_long()),
-            Err(RecvTimeoutError::Timeout) => Err(Fault::new(
-                FaultKind::Timeout,
-                format!("no answer within {} ms", self.move_time.as_millis()),
-            )),
-            Ok(Output::Closed) | Err(RecvTimeoutError::Disconnected) => Err(self.crash()),
+            Output::TooLong => Err(too_long()),
+            Output::Closed => Err(self.crash()),
         }
     }
 
@@ -434,6 +457,21 @@ fn request<P: Serialize + ?Sized>(function: &str, arg: &P) -> Result<String, Fau
     .map_err(|e| Fault::new(FaultKind::Error, format!("encoding the request: {e}")))?;
     line.push('\n');
     Ok(line)
+}
+
+/// The fault of a move whose time ran out: `what` ("no answer") within the time per move, or (rarely)
+/// within the wall-clock backstop.
+fn timeout(what: &str, clock: &MoveClock, overrun: Overrun) -> Fault {
+    let ms = clock.allowed().as_millis();
+    let message = match overrun {
+        Overrun::Own => format!("{what} within {ms} ms"),
+        Overrun::Backstop => format!(
+            "{what} within {} ms of wall-clock time (the backstop, {BACKSTOP} times the {ms} ms \
+             allowed: the machine is overloaded, or the program's time could not be measured)",
+            clock.allowed().as_millis() * u128::from(BACKSTOP)
+        ),
+    };
+    Fault::new(FaultKind::Timeout, message)
 }
 
 fn too_long() -> Fault {

@@ -181,6 +181,11 @@ impl Cgroup {
         self.dir.join("cgroup.procs")
     }
 
+    /// The cgroup's CPU time file (`usage_usec`: every process and thread in it).
+    pub(super) fn cpu_stat(&self) -> PathBuf {
+        self.dir.join("cpu.stat")
+    }
+
     pub(super) fn freeze(&self, frozen: bool) {
         let _ = self.freeze.write_at(if frozen { b"1" } else { b"0" }, 0);
     }

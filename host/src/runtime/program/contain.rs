@@ -162,6 +162,14 @@ impl Container {
         }
     }
 
+    /// The file that counts the CPU time of every process of the program, where there is one.
+    pub(super) fn cpu_stat(&self) -> Option<PathBuf> {
+        match self {
+            Container::Cgroup(cgroup) => Some(cgroup.cpu_stat()),
+            Container::Tree(_) => None,
+        }
+    }
+
     pub(super) fn pause(&mut self) {
         match self {
             Container::Cgroup(cgroup) => cgroup.freeze(true),
