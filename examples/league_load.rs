@@ -45,6 +45,7 @@ impl Drop for Server {
 fn serve(dir: &Path, db: &str, workers: usize) -> Server {
     let mut child = Command::new(binary())
         .args(["league", "serve", "--db", db, "--listen", "127.0.0.1:0"])
+        .args(["--games-per-hour", "0"])
         .args(["--workers", &workers.to_string(), "--queue", "32"])
         .args(["--rate", "1000000", "--burst", "1000000", "--checks", "2"])
         .args(["--max-connections-per-address", "1024"])

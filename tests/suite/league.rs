@@ -51,6 +51,12 @@ impl League {
             } else {
                 &["--rate", "100000", "--burst", "100000"][..]
             })
+            // Tests play as fast as they can unless they test the pace.
+            .args(if extra.contains(&"--games-per-hour") {
+                &[][..]
+            } else {
+                &["--games-per-hour", "0"][..]
+            })
             .args(extra)
             .current_dir(dir)
             .stdout(Stdio::piped())

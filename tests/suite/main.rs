@@ -13,6 +13,8 @@ mod hostile;
 mod league;
 mod league_edges;
 mod league_holds;
+mod league_signup;
+mod league_strangers;
 mod play;
 mod program_time;
 mod programs;

@@ -9,9 +9,12 @@ use std::time::Duration;
 use anyhow::Context;
 
 use crate::league::client::Client;
+use crate::league::server::signup::Signup;
 use crate::runtime::LimitSpec;
 
+mod admin;
 mod client;
+use admin::{InviteCommand, UserCommand};
 use client::{games, list, replay, retire, show, status, upload};
 
 /// Run a league of uploaded WASM and Luau bots, or use one: upload, ladders, games, logs
@@ -40,16 +43,28 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum Command {
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     Worker(WorkerArgs),
-    /// Manage the league's users (an admin's command: it opens the database)
+    /// Manage the league's users: add, list, disable, enable (an admin's command: it opens the
+    /// database)
     #[command(
         subcommand,
         after_help = "Examples:
   botbox league user add alice
+  botbox league user list
+  botbox league user disable mallory
   botbox league user add bob --db postgres://league@db/league"
     )]
     User(UserCommand),
+    /// Invite people to sign up themselves: links good for N sign-ups until a day (an admin's
+    /// command: it opens the database)
+    #[command(
+        subcommand,
+        after_help = "Examples:
+  botbox league invite create --uses 30 --days 14 --url https://league.example.org
+  botbox league invite list"
+    )]
+    Invite(InviteCommand),
     Upload(UploadArgs),
     List(ListArgs),
     Show(ShowArgs),
@@ -64,7 +79,8 @@ enum Command {
     Verify(VerifyArgs),
 }
 
-/// The league's queue: jobs by state and games recorded
+/// The league's queue, pace and storage: jobs by state, games in the last hour, the database's and
+/// the replays' size
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   botbox league status
@@ -109,6 +125,7 @@ struct DbArgs {
 #[command(after_help = "Examples:
   botbox league serve
   botbox league serve --listen 0.0.0.0:8080 --workers 2 --keep-days 7
+  botbox league serve --games-per-hour 120 --max-replay-mib 500     # a quiet laptop league
   botbox league serve --db postgres://league:secret@db/league --workers 0
 
 Ctrl-C (or SIGTERM) stops taking requests, lets the games in play finish, and gives back any
@@ -130,6 +147,10 @@ struct ServeArgs {
     /// Games kept waiting per ladder
     #[arg(long, default_value_t = 16)]
     queue: i64,
+    /// Games each ladder may start per hour (0: as fast as the workers play them). New versions
+    /// get them first, then bots whose rating is uncertain; a settled bot's game costs four
+    #[arg(long, default_value_t = 600, value_name = "N")]
+    games_per_hour: u32,
     /// Requests per second per client (the user of a valid token or session, else the IP address)
     #[arg(long, default_value_t = 50)]
     rate: u64,
@@ -159,6 +180,10 @@ struct ServeArgs {
     /// Open connections at most per IP address; over it, its longest-idle connection is closed
     #[arg(long, default_value_t = 64, value_name = "N")]
     max_connections_per_address: usize,
+    /// Who may sign up: with an invite link (`league invite create`), anyone (3 sign-ups an hour
+    /// per address), or nobody (the admin adds users)
+    #[arg(long, value_enum, default_value_t = Signup::Invite)]
+    signup: Signup,
     /// Session cookies without `Secure`: only for a league served over plain HTTP on a LAN
     /// (browsers treat http://localhost as secure already)
     #[arg(long)]
@@ -166,6 +191,10 @@ struct ServeArgs {
     /// Days a game's replay is kept (its result stays)
     #[arg(long, default_value_t = 30)]
     keep_days: u64,
+    /// The most space replays may take, in MiB (fractions allowed): the oldest are dropped first,
+    /// but each bot keeps its newest 3 and its latest game with a fault; results and ratings stay
+    #[arg(long, value_name = "MIB")]
+    max_replay_mib: Option<f64>,
     /// A job's lease, in seconds: a worker that stops renewing it loses the job to another
     #[arg(long, default_value_t = 30)]
     lease: u64,
@@ -203,20 +232,6 @@ struct WorkerArgs {
     /// A job's lease, in seconds
     #[arg(long, default_value_t = 30)]
     lease: u64,
-}
-
-#[derive(Debug, clap::Subcommand)]
-enum UserCommand {
-    /// Add a user and print their first token (shown once; only its hash is stored)
-    #[command(after_help = "Examples:
-  botbox league user add alice
-  botbox league user add bob --db postgres://league@db/league")]
-    Add {
-        /// The user's name: 1 to 40 letters, digits, - and _
-        name: String,
-        #[command(flatten)]
-        db: DbArgs,
-    },
 }
 
 /// The server and the token of a client command.
@@ -319,9 +334,10 @@ struct VerifyArgs {
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
-        Command::Serve(a) => serve(a),
+        Command::Serve(a) => serve(*a),
         Command::Worker(a) => worker(a),
-        Command::User(UserCommand::Add { name, db }) => user_add(&name, &db),
+        Command::User(command) => admin::user(command),
+        Command::Invite(command) => admin::invite(command),
         Command::Upload(a) => upload(a),
         Command::List(a) => list(a),
         Command::Show(a) => show(a),
@@ -350,6 +366,8 @@ fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
         workers: a.workers,
         seed: a.seed,
         queue: a.queue.max(1),
+        games_per_hour: a.games_per_hour,
+        signup: a.signup,
         limits,
         rate: crate::league::server::RateLimit {
             per_second: a.rate,
@@ -368,6 +386,9 @@ fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
         },
         secure_cookies: !a.insecure_cookies,
         keep: Duration::from_secs(a.keep_days.max(1) * 86_400),
+        replay_cap: a
+            .max_replay_mib
+            .map(|mib| (mib.max(0.0) * 1_048_576.0) as i64),
         lease: Duration::from_secs(a.lease.max(3)),
         checks: a.checks,
     };
@@ -384,18 +405,6 @@ fn worker(a: WorkerArgs) -> anyhow::Result<ExitCode> {
         lease: Duration::from_secs(a.lease.max(3)),
     };
     runtime()?.block_on(crate::league::work(config))?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn user_add(name: &str, db: &DbArgs) -> anyhow::Result<ExitCode> {
-    let (id, token) = runtime()?.block_on(async {
-        let store = crate::league::Store::open_existing(&db.db).await?;
-        let added = store.add_user(name).await;
-        store.close().await;
-        anyhow::Ok(added?)
-    })?;
-    eprintln!("added user {name} (id {id}); their token, shown this once:");
-    println!("{token}");
     Ok(ExitCode::SUCCESS)
 }
 

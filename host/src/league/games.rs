@@ -63,13 +63,21 @@ pub fn variant_names(game: &str) -> anyhow::Result<Vec<String>> {
         .collect())
 }
 
+/// Random moves that open each league game of Wormworld, drawn from the job's seed: two games of
+/// one pairing on one map are different games even between bots that never use their seed.
+pub const WORMS_OPENING: u32 = 6;
+/// Random moves that open each league game of the other contract games (Connect Four): 4 plies
+/// make 2,401 openings.
+pub const CONTRACT_OPENING: u32 = 4;
+
 /// `game`'s ladder set-up for a job seeded with `seed`:
 /// - 2048 on the 4x4 board;
-/// - Wormworld on every built-in map (the variant picks one);
+/// - Wormworld on every built-in map (the variant picks one), opened by [`WORMS_OPENING`] random
+///   moves;
 /// - dice, free variant, both players rolling the same die of the bundled `wuerfel0` (the variant
 ///   picks which);
 /// - BS at four-player tables;
-/// - any other contract game on its default variant.
+/// - any other contract game on its default variant, opened by [`CONTRACT_OPENING`] random moves.
 pub fn ladder(game: &str, seed: u64) -> anyhow::Result<Game> {
     let rules = registry::find(game).map_err(anyhow::Error::msg)?;
     Ok(match game {
@@ -90,15 +98,16 @@ pub fn ladder(game: &str, seed: u64) -> anyhow::Result<Game> {
                 .collect::<anyhow::Result<Vec<_>>>()?;
             Arc::new(Worms {
                 maps,
-                openings: None,
+                openings: Some((WORMS_OPENING, seed)),
             })
         }
         "dice" => Arc::new(DiceLadder::new(seed)),
         "bs" => Arc::new(Bs),
         other => {
             let variants = vec![registry::default_variant(rules)];
-            let versus = crate::tournament::versus::Versus::new(rules, variants, 0, seed)
-                .map_err(|e| anyhow::anyhow!("{other}: {e}"))?;
+            let versus =
+                crate::tournament::versus::Versus::new(rules, variants, CONTRACT_OPENING, seed)
+                    .map_err(|e| anyhow::anyhow!("{other}: {e}"))?;
             Arc::new(versus)
         }
     })

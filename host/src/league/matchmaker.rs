@@ -1,7 +1,8 @@
-//! Who plays next on a ladder. The seed bot is the one with the fewest recent games (so a new
-//! version gets its games quickly); its opponents are the closest in rating among the bots of other
-//! owners (so games are informative), never two bots of one owner at a table. Ties are broken by a
-//! generator the caller seeds, so a league's schedule is reproducible from its seed.
+//! Who plays next on a ladder. The seed bot is chosen where a game informs most: a new version
+//! first, then a bot whose rating is still uncertain, then a settled one ([`Need`]), and within
+//! those the one with the fewest games; its opponents are the closest in rating among the bots of
+//! other owners (so games are informative), never two bots of one owner at a table. Ties are broken
+//! by a generator the caller seeds, so a league's schedule is reproducible from its seed.
 
 use rand::RngExt;
 
@@ -18,6 +19,33 @@ pub struct Candidate {
     pub rating: f64,
     /// Games played recently (the caller chooses the window).
     pub recent_games: u32,
+    /// How much its rating needs games.
+    pub need: Need,
+}
+
+/// How much a bot's rating needs games, most first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Need {
+    /// A version with fewer than [`NEW_GAMES`] games.
+    New,
+    /// A rating that has not settled ([`super::rating::Rating::settled`]).
+    Uncertain,
+    /// A settled rating: it gets a slow maintenance rate.
+    Settled,
+}
+
+/// A version is new until it has played this many games.
+pub const NEW_GAMES: i64 = 10;
+
+impl Need {
+    /// The need of a version with `games` games and a rating that has or has not `settled`.
+    pub fn of(games: i64, settled: bool) -> Need {
+        match (games < NEW_GAMES, settled) {
+            (true, _) => Need::New,
+            (false, false) => Need::Uncertain,
+            (false, true) => Need::Settled,
+        }
+    }
 }
 
 /// The next table of `seats` candidates, as indices into `candidates` with the seed bot first, or
@@ -27,9 +55,9 @@ pub fn pick(candidates: &[Candidate], seats: usize, rng: &mut Rng) -> Option<Vec
     if seats == 0 || candidates.is_empty() {
         return None;
     }
-    let fewest = candidates.iter().map(|c| c.recent_games).min()?;
+    let first = candidates.iter().map(|c| (c.need, c.recent_games)).min()?;
     let seeds: Vec<usize> = (0..candidates.len())
-        .filter(|&i| candidates[i].recent_games == fewest)
+        .filter(|&i| (candidates[i].need, candidates[i].recent_games) == first)
         .collect();
     let seed = seeds[rng.random_range(0..seeds.len())];
     let mut table = vec![seed];
@@ -87,7 +115,35 @@ mod tests {
             owner,
             rating,
             recent_games,
+            need: Need::Uncertain,
         }
+    }
+
+    #[test]
+    fn new_versions_come_first_then_uncertain_ratings_then_settled_ones() {
+        let mut bots = [
+            bot(1, 1, 1500.0, 0),
+            bot(2, 2, 1500.0, 40),
+            bot(3, 3, 1500.0, 30),
+        ];
+        bots[0].need = Need::Settled;
+        bots[2].need = Need::New;
+        assert_eq!(pick(&bots, 2, &mut rng(1)).unwrap()[0], 2, "the new one");
+        bots[2].need = Need::Settled;
+        assert_eq!(
+            pick(&bots, 2, &mut rng(1)).unwrap()[0],
+            1,
+            "the uncertain one"
+        );
+        bots[1].need = Need::Settled;
+        assert_eq!(
+            pick(&bots, 2, &mut rng(1)).unwrap()[0],
+            0,
+            "the fewest games"
+        );
+        assert_eq!(Need::of(3, true), Need::New);
+        assert_eq!(Need::of(NEW_GAMES, false), Need::Uncertain);
+        assert_eq!(Need::of(NEW_GAMES, true), Need::Settled);
     }
 
     #[test]

@@ -56,6 +56,8 @@ pub struct ServeConfig {
     pub workers: usize,
     pub seed: u64,
     pub queue: i64,
+    /// Games each ladder may start per hour (0: as fast as the workers go).
+    pub games_per_hour: u32,
     pub limits: crate::runtime::LimitSpec,
     pub rate: server::RateLimit,
     /// Failed authentications allowed per address and minute.
@@ -67,6 +69,10 @@ pub struct ServeConfig {
     pub secure_cookies: bool,
     /// Replays are kept this long.
     pub keep: Duration,
+    /// Replays take at most this many bytes (the oldest are dropped first, each bot's newest kept).
+    pub replay_cap: Option<i64>,
+    /// Who may sign up.
+    pub signup: server::signup::Signup,
     pub lease: Duration,
     /// Upload checks at a time.
     pub checks: usize,
@@ -152,6 +158,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
                 queue: config.queue,
                 limits,
                 every: Duration::from_millis(100),
+                games_per_hour: config.games_per_hour,
             },
             shutdown.clone(),
         )),
@@ -160,7 +167,12 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
             Duration::from_secs(2).min(config.lease / 2),
             shutdown.clone(),
         )),
-        tokio::spawn(worker::retain(store.clone(), config.keep, shutdown.clone())),
+        tokio::spawn(worker::retain(
+            store.clone(),
+            config.keep,
+            config.replay_cap,
+            shutdown.clone(),
+        )),
     ];
     let workers = spawn_workers(&store, &cache, config.workers, config.lease, &shutdown);
     let strikes = Arc::new(server::identity::Strikes::new(config.auth_failures));
@@ -176,6 +188,10 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         checks: Arc::new(tokio::sync::Semaphore::new(config.checks.max(1))),
         strikes: strikes.clone(),
         secure_cookies: config.secure_cookies,
+        games_per_hour: config.games_per_hour,
+        replay_cap: config.replay_cap,
+        signup: config.signup,
+        open_signups: Arc::default(),
     };
     let app = server::router(state, config.rate, config.timeouts);
     let connections = config.connections.fit_file_limit();

@@ -14,6 +14,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use serde::Deserialize;
 
 mod account;
+mod signup;
 
 pub(super) use account::FORM_BYTES;
 use account::{
@@ -36,6 +37,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/bot/{name}", get(bot))
         .route("/game/{id}", get(game))
         .route("/signin", get(signin_form).post(signin))
+        .route("/signup", get(signup::signup_form).post(signup::signup))
         .route("/signout", post(signout))
         .route("/upload", get(upload_form).post(upload))
         .route("/account", get(account))

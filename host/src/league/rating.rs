@@ -93,6 +93,17 @@ impl Rating {
         }
     }
 
+    /// Whether the rating has settled, so that more games would tell little: a Glicko-2 deviation
+    /// under 80 (from 350), a Weng-Lin sigma under 2 (from 8.33), 50 solo games. The matchmaker
+    /// gives settled bots a slow maintenance rate.
+    pub fn settled(&self) -> bool {
+        match self.model {
+            Model::Glicko2 => self.uncertainty < 80.0,
+            Model::WengLin => self.uncertainty < 2.0,
+            Model::Points => self.games >= 50,
+        }
+    }
+
     /// Solo games: the half width of the 95% interval of the mean.
     pub fn margin(&self) -> f64 {
         if self.games < 2 {

@@ -28,6 +28,7 @@ pub mod identity;
 pub mod listen;
 mod openapi;
 mod played;
+pub mod signup;
 
 // The bot handlers with their utoipa path types, here so `openapi.rs` names them `super::upload`
 // and so on: the OpenAPI document's tags come from those paths.
@@ -61,6 +62,14 @@ pub struct AppState {
     pub strikes: Arc<identity::Strikes>,
     /// Whether session cookies are `Secure` (off only for plain HTTP on a LAN).
     pub secure_cookies: bool,
+    /// Games each ladder may start per hour (0: no pace).
+    pub games_per_hour: u32,
+    /// The cap on the bytes replays take, if there is one.
+    pub replay_cap: Option<i64>,
+    /// Who may sign up.
+    pub signup: signup::Signup,
+    /// Sign-ups without an invite per address, on an open league.
+    pub open_signups: Arc<signup::OpenSignups>,
 }
 
 /// Requests per second each client (user, or IP address without a valid credential) may make, and
@@ -154,6 +163,7 @@ pub fn router(state: AppState, rate: RateLimit, timeouts: Timeouts) -> Router {
         .route("/api/v1/openapi.json", get(openapi))
         .route("/api/v1/status", get(status))
         .route("/api/v1/me", get(me))
+        .route("/api/v1/signup", post(signup::signup))
         .route("/api/v1/tokens", post(add_token))
         .route("/api/v1/tokens/{id}", delete(revoke_token))
         .route("/api/v1/ladders", get(ladders))
@@ -223,6 +233,12 @@ pub struct Status {
     pub games: i64,
     /// Jobs leased past their lease's end, not yet put back in the queue by the reaper.
     pub expired_leases: i64,
+    /// Games each ladder may start per hour (`--games-per-hour`; 0: as fast as the workers go).
+    pub games_per_hour: u32,
+    /// What the league stores.
+    pub storage: crate::league::store::Storage,
+    /// The cap on replays in bytes (`--max-replay-mib`), if there is one.
+    pub replay_cap_bytes: Option<i64>,
 }
 
 #[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
@@ -243,10 +259,14 @@ async fn status(State(state): State<AppState>) -> ApiResult<Json<Status>> {
         .collect();
     let games = state.store.result_count(None).await?;
     let expired_leases = state.store.expired_leases().await?;
+    let storage = state.store.storage(crate::league::store::now_ms()).await?;
     Ok(Json(Status {
         jobs,
         games,
         expired_leases,
+        games_per_hour: state.games_per_hour,
+        storage,
+        replay_cap_bytes: state.replay_cap,
     }))
 }
 

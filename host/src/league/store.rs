@@ -21,11 +21,30 @@ use super::rating::{self, Model, Rating};
 use crate::tournament::runner::GameRecord;
 
 mod bots;
+mod invites;
 mod jobs;
 mod results;
 mod sessions;
 mod variants;
+pub use invites::{InviteInfo, UserInfo, day};
+pub use jobs::{Completed, fingerprint};
 pub use variants::VariantRecord;
+
+/// Each bot's newest replays kept whatever the cap on replays ([`Store::cap_replays`]).
+pub const KEEP_NEWEST: usize = 3;
+
+/// What the league stores ([`Store::storage`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Storage {
+    /// The database's size on disk (SQLite: its pages; PostgreSQL: `pg_database_size`).
+    pub database_bytes: i64,
+    /// The replays kept, compressed, and how many they are.
+    pub replay_bytes: i64,
+    pub replays: i64,
+    /// Games recorded in the last hour, and the bytes their records and replays take.
+    pub games_last_hour: i64,
+    pub bytes_last_hour: i64,
+}
 
 /// How many times a job is leased before it is given up as `failed`.
 pub const MAX_ATTEMPTS: i64 = 3;
@@ -227,7 +246,7 @@ impl Store {
     pub async fn user_by_token(&self, token: &str) -> Result<Option<User>, StoreError> {
         let row = sqlx::query(
             "SELECT users.id, users.name FROM tokens JOIN users ON users.id = tokens.user_id \
-             WHERE tokens.sha256 = $1 AND tokens.revoked IS NULL",
+             WHERE tokens.sha256 = $1 AND tokens.revoked IS NULL AND users.disabled IS NULL",
         )
         .bind(token_hash(token))
         .fetch_optional(&self.pool)

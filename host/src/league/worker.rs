@@ -10,9 +10,9 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use super::games::{self, Cache, Player, Spec};
-use super::matchmaker::{self, Candidate};
+use super::matchmaker::{self, Candidate, Need};
 use super::server::identity;
-use super::store::{Job, NewJob, Played, Store};
+use super::store::{Completed, Job, NewJob, Played, Store};
 use crate::games::derive_seed;
 
 /// How a worker runs.
@@ -57,12 +57,15 @@ pub async fn work(
             }
         };
         match play_job(&store, &cache, &config, &job, &mut players).await {
-            Ok(Some(id)) => {
+            Ok(Completed::Recorded(id)) => {
                 recorded += 1;
                 tracing::debug!(worker = %config.name, job = job.id, game = id, "recorded");
             }
-            Ok(None) => {
+            Ok(Completed::AlreadyDone) => {
                 tracing::info!(worker = %config.name, job = job.id, "the job had a result already")
+            }
+            Ok(Completed::Repeat(game)) => {
+                tracing::debug!(worker = %config.name, job = job.id, game, "a repeat: not stored")
             }
             Err(e) => {
                 tracing::error!(worker = %config.name, job = job.id, "{e:#}");
@@ -84,7 +87,7 @@ async fn play_job(
     config: &WorkerConfig,
     job: &Job,
     players: &mut HashMap<i64, Player>,
-) -> anyhow::Result<Option<i64>> {
+) -> anyhow::Result<Completed> {
     let mut seated = Vec::with_capacity(job.players.len());
     for &id in &job.players {
         let known = match players.get(&id) {
@@ -167,13 +170,68 @@ pub struct MatchConfig {
     pub limits: String,
     /// How often to look at the queues.
     pub every: Duration,
+    /// Games each ladder may start per hour (0: as fast as the workers play them).
+    pub games_per_hour: u32,
 }
 
-/// Keeps each ladder's queue at `config.queue` jobs until shutdown.
+/// What a game whose seed bot is settled costs of a ladder's pace: settled bots play at a quarter
+/// of the rate while others need games.
+pub const SETTLED_COST: f64 = 4.0;
+
+/// A ladder's pace: a bucket that fills at the games per hour and holds a few games at most, so a
+/// league that was idle does not play a burst. It starts with one game, so a new league plays at
+/// once.
+#[derive(Clone, Debug)]
+pub struct Pacer {
+    per_hour: u32,
+    games: f64,
+    at: tokio::time::Instant,
+}
+
+impl Pacer {
+    pub fn new(per_hour: u32) -> Pacer {
+        Pacer {
+            per_hour,
+            games: 1.0,
+            at: tokio::time::Instant::now(),
+        }
+    }
+
+    /// The most the bucket holds: a few seconds' games, and at least a settled game's cost.
+    fn capacity(&self) -> f64 {
+        (f64::from(self.per_hour) / 3600.0 * 5.0).max(SETTLED_COST)
+    }
+
+    fn refill(&mut self) {
+        let now = tokio::time::Instant::now();
+        let hours = (now - self.at).as_secs_f64() / 3600.0;
+        self.games = (self.games + hours * f64::from(self.per_hour)).min(self.capacity());
+        self.at = now;
+    }
+
+    /// Takes `cost` games from the bucket if it holds them.
+    fn spend(&mut self, cost: f64) -> bool {
+        if self.per_hour == 0 {
+            return true;
+        }
+        self.refill();
+        let spent = self.games >= cost;
+        if spent {
+            self.games -= cost;
+        }
+        spent
+    }
+}
+
+/// Keeps each ladder's queue at `config.queue` jobs, at its pace, until shutdown.
 pub async fn matchmake(store: Store, config: MatchConfig, mut shutdown: watch::Receiver<bool>) {
+    let mut paces: HashMap<&str, Pacer> = HashMap::new();
     while !*shutdown.borrow() {
         for game in games::names() {
-            if let Err(e) = fill(&store, game, &config).await {
+            let pace = paces
+                .entry(game)
+                .or_insert_with(|| Pacer::new(config.games_per_hour));
+            if let Err(e) = fill(&store, game, &config, pace).await {
                 tracing::warn!(game, "matchmaking: {e:#}");
             }
         }
@@ -181,8 +239,13 @@ pub async fn matchmake(store: Store, config: MatchConfig, mut shutdown: watch::R
     }
 }
 
-/// Adds jobs to `game`'s queue up to `config.queue`.
-pub async fn fill(store: &Store, game: &str, config: &MatchConfig) -> anyhow::Result<usize> {
+/// Adds jobs to `game`'s queue up to `config.queue`, as far as its `pace` allows.
+pub async fn fill(
+    store: &Store,
+    game: &str,
+    config: &MatchConfig,
+    pace: &mut Pacer,
+) -> anyhow::Result<usize> {
     let pending = store.pending(game).await?;
     if pending >= config.queue {
         return Ok(0);
@@ -197,6 +260,7 @@ pub async fn fill(store: &Store, game: &str, config: &MatchConfig) -> anyhow::Re
             owner: v.owner_id as u64,
             rating: v.rating.conservative(),
             recent_games: u32::try_from(v.games).unwrap_or(u32::MAX),
+            need: Need::of(v.games, v.rating.settled()),
         })
         .collect();
     // Jobs already waiting count as games, so one round does not pick the same bots each time.
@@ -208,6 +272,13 @@ pub async fn fill(store: &Store, game: &str, config: &MatchConfig) -> anyhow::Re
         let Some(table) = matchmaker::pick(&candidates, seats, &mut rng) else {
             break;
         };
+        let cost = match candidates[table[0]].need {
+            Need::Settled => SETTLED_COST,
+            Need::New | Need::Uncertain => 1.0,
+        };
+        if !pace.spend(cost) {
+            break;
+        }
         for &i in &table {
             candidates[i].recent_games += 1;
         }
@@ -254,9 +325,31 @@ pub async fn credentials(
     }
 }
 
-/// Drops replays older than `keep`, and sessions a day past their end, every hour until shutdown.
-pub async fn retain(store: Store, keep: Duration, mut shutdown: watch::Receiver<bool>) {
+/// How often the cap on replays is looked at.
+pub const CAP_EVERY: Duration = Duration::from_secs(1);
+
+/// Drops replays older than `keep`, and sessions a day past their end, every hour, and the oldest
+/// replays over `cap` bytes every [`CAP_EVERY`], until shutdown.
+pub async fn retain(
+    store: Store,
+    keep: Duration,
+    cap: Option<i64>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let mut last_hourly: Option<tokio::time::Instant> = None;
     while !*shutdown.borrow() {
+        if let Some(cap) = cap {
+            match store.cap_replays(cap).await {
+                Ok(0) => {}
+                Ok(n) => tracing::debug!("dropped {n} replays over the cap of {cap} bytes"),
+                Err(e) => tracing::warn!("capping the replays: {e}"),
+            }
+        }
+        if last_hourly.is_some_and(|t| t.elapsed() < Duration::from_secs(3600)) {
+            let _ = tokio::time::timeout(CAP_EVERY, shutdown.changed()).await;
+            continue;
+        }
+        last_hourly = Some(tokio::time::Instant::now());
         let before = super::store::now_ms() - keep.as_millis() as i64;
         match store.drop_replays(before).await {
             Ok(0) => {}
@@ -270,6 +363,6 @@ pub async fn retain(store: Store, keep: Duration, mut shutdown: watch::Receiver<
         {
             tracing::warn!("retention of sessions: {e}");
         }
-        let _ = tokio::time::timeout(Duration::from_secs(3600), shutdown.changed()).await;
+        let _ = tokio::time::timeout(CAP_EVERY, shutdown.changed()).await;
     }
 }

@@ -263,5 +263,31 @@ pub(super) fn status(a: StatusArgs) -> anyhow::Result<ExitCode> {
         },
         s.expired_leases
     );
+    let pace = match s.games_per_hour {
+        0 => "as fast as the workers play".to_string(),
+        n => format!("at most {n} games an hour per ladder"),
+    };
+    let st = &s.storage;
+    println!(
+        "last hour: {} games ({}); storing {} more an hour",
+        st.games_last_hour,
+        pace,
+        mib(st.bytes_last_hour)
+    );
+    let cap = s
+        .replay_cap_bytes
+        .map(|c| format!(" (cap {})", mib(c)))
+        .unwrap_or_default();
+    println!(
+        "database {}; {} replays take {}{cap}",
+        mib(st.database_bytes),
+        st.replays,
+        mib(st.replay_bytes)
+    );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Bytes in MiB, for people.
+fn mib(bytes: i64) -> String {
+    format!("{:.1} MiB", bytes as f64 / 1_048_576.0)
 }

@@ -29,7 +29,7 @@ pub(super) async fn signin_form(Viewer(user): Viewer) -> Response {
             label { "Token " input type="password" name="token" autocomplete="off" required; }
             button.primary type="submit" { "Sign in" }
         }
-        p.muted { "A token comes from the league's admin (" code { "botbox league user add" } ") or from your account page." }
+        p.muted { "A token comes from signing up (the invite link you were sent), from the league's admin (" code { "botbox league user add" } ") or from your account page." }
     };
     Html(layout("Sign in", user.as_ref(), body).into_string()).into_response()
 }

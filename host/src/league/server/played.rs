@@ -71,7 +71,10 @@ pub(super) async fn replay(
     let Some(bytes) = state.store.replay(id).await? else {
         return Err(ApiError::new(
             StatusCode::GONE,
-            format!("game {id}'s replay is past the league's retention"),
+            format!(
+                "game {id}'s replay was dropped (past the league's retention, or over its cap \
+                 on replays); its result stays"
+            ),
         ));
     };
     let text = String::from_utf8_lossy(&bytes);

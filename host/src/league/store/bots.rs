@@ -171,6 +171,7 @@ impl Store {
             "SELECT {} FROM versions JOIN bots ON bots.id = versions.bot_id \
              JOIN users ON users.id = bots.owner_id \
              WHERE bots.game = $1 AND versions.active = 1 AND bots.retired IS NULL \
+             AND users.disabled IS NULL \
              ORDER BY versions.rank_value DESC, versions.id",
             Self::VERSION_COLUMNS
         );

@@ -145,15 +145,15 @@ impl Store {
             .collect()
     }
 
-    /// Records a played job's result and moves the players' ratings, exactly once: returns the
-    /// result's id, or `None` when the job had a result already (another worker's, after a lease
-    /// expired) and this one is dropped.
+    /// Records a played job's result and moves the players' ratings, exactly once, unless the job
+    /// had a result already (another worker's, after a lease expired) or the game is a repeat of
+    /// a stored one ([`fingerprint`]): then nothing is stored and no rating moves.
     pub async fn complete(
         &self,
         job: &Job,
         worker: &str,
         played: &Played,
-    ) -> Result<Option<i64>, StoreError> {
+    ) -> Result<Completed, StoreError> {
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE jobs SET state = 'done', lease_until = NULL, worker = $1 \
@@ -165,7 +165,19 @@ impl Store {
         .await?;
         if done.rows_affected() != 1 {
             tx.rollback().await?;
-            return Ok(None);
+            return Ok(Completed::AlreadyDone);
+        }
+        let fingerprint = fingerprint(job, &played.record);
+        if let Some(print) = &fingerprint {
+            let same = sqlx::query("SELECT id FROM results WHERE fingerprint = $1")
+                .bind(print)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some(row) = same {
+                let stored: i64 = row.try_get(0)?;
+                tx.commit().await?;
+                return Ok(Completed::Repeat(stored));
+            }
         }
         let lock = match self.backend {
             Backend::Postgres => " FOR UPDATE",
@@ -203,8 +215,8 @@ impl Store {
         }
         let row = sqlx::query(
             "INSERT INTO results (job_id, game, variant, seed, engine, record, replay, \
-             replay_sha256, worker, finished) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
-             RETURNING id",
+             replay_sha256, worker, finished, fingerprint) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         )
         .bind(job.id)
         .bind(&job.game)
@@ -216,6 +228,7 @@ impl Store {
         .bind(&played.replay_sha256)
         .bind(worker)
         .bind(now_ms())
+        .bind(&fingerprint)
         .fetch_one(&mut *tx)
         .await?;
         let result_id: i64 = row.try_get(0)?;
@@ -252,6 +265,29 @@ impl Store {
             .await?;
         }
         tx.commit().await?;
-        Ok(Some(result_id))
+        Ok(Completed::Recorded(result_id))
     }
+}
+
+/// What became of a played job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Completed {
+    /// Its result, by id.
+    Recorded(i64),
+    /// Another worker recorded it first; this one is dropped.
+    AlreadyDone,
+    /// The same game as the stored one with this id: not stored again.
+    Repeat(i64),
+}
+
+/// A game's fingerprint: the SHA-256 of its game, variant, players (version ids in seat order) and
+/// moves, for games whose moves are hashed (those without chance: a game with chance is never
+/// played twice the same). Two games with one fingerprint are the same game.
+pub fn fingerprint(job: &Job, record: &GameRecord) -> Option<String> {
+    let moves = record.figures.moves_sha256.as_ref()?;
+    let text = format!(
+        "{}\n{}\n{:?}\n{moves}",
+        job.game, record.variant, job.players
+    );
+    Some(crate::runtime::source_hash(text.as_bytes()))
 }

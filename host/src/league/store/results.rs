@@ -1,6 +1,8 @@
 //! Played games as stored: their records, seats and compressed replays, read back for the API, the
 //! pages and `verify`.
 
+use std::collections::HashMap;
+
 use super::*;
 
 impl Store {
@@ -96,6 +98,113 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected())
+    }
+
+    /// The SQL function that gives a blob's or a text's length in bytes.
+    fn length(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite => "LENGTH",
+            Backend::Postgres => "octet_length",
+        }
+    }
+
+    /// What the league stores: the database's size, its replays, and what the last hour added.
+    pub async fn storage(&self, now: i64) -> Result<Storage, StoreError> {
+        let size = match self.backend {
+            Backend::Sqlite => {
+                "SELECT CAST(page_count * page_size AS BIGINT) FROM pragma_page_count(), \
+                 pragma_page_size()"
+            }
+            Backend::Postgres => "SELECT CAST(pg_database_size(current_database()) AS BIGINT)",
+        };
+        let database_bytes: i64 = sqlx::query(size).fetch_one(&self.pool).await?.try_get(0)?;
+        let len = self.length();
+        let row = sqlx::query(&format!(
+            "SELECT CAST(COALESCE(SUM({len}(replay)), 0) AS BIGINT), COUNT(replay) FROM results"
+        ))
+        .fetch_one(&self.pool)
+        .await?;
+        let (replay_bytes, replays): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
+        let row = sqlx::query(&format!(
+            "SELECT COUNT(*), CAST(COALESCE(SUM({len}(record) + COALESCE({len}(replay), 0)), 0) \
+             AS BIGINT) FROM results WHERE finished >= $1"
+        ))
+        .bind(now - 3_600_000)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(Storage {
+            database_bytes,
+            replay_bytes,
+            replays,
+            games_last_hour: row.try_get(0)?,
+            bytes_last_hour: row.try_get(1)?,
+        })
+    }
+
+    /// Drops the oldest replays until they take at most `cap` bytes, but keeps each bot's newest
+    /// [`KEEP_NEWEST`] replays and its latest game with a fault (what its owner looks at); results
+    /// and ratings stay. Returns how many replays were dropped.
+    pub async fn cap_replays(&self, cap: i64) -> Result<u64, StoreError> {
+        let len = self.length();
+        let mut total: i64 = sqlx::query(&format!(
+            "SELECT CAST(COALESCE(SUM({len}(replay)), 0) AS BIGINT) FROM results"
+        ))
+        .fetch_one(&self.pool)
+        .await?
+        .try_get(0)?;
+        if total <= cap {
+            return Ok(0);
+        }
+        // Newest first: each bot's first few, and its first with a fault, are kept.
+        let seats = sqlx::query(
+            "SELECT seats.bot_id, seats.result_id, \
+             CAST(CASE WHEN seats.fault IS NULL THEN 0 ELSE 1 END AS BIGINT) FROM seats \
+             JOIN results ON results.id = seats.result_id WHERE results.replay IS NOT NULL \
+             ORDER BY seats.result_id DESC",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        let mut kept: HashMap<i64, (usize, bool)> = HashMap::new();
+        let mut keep = std::collections::HashSet::new();
+        for row in &seats {
+            let (bot, result, faulted): (i64, i64, bool) = (
+                row.try_get(0)?,
+                row.try_get(1)?,
+                row.try_get::<i64, _>(2)? == 1,
+            );
+            let (newest, fault_kept) = kept.entry(bot).or_insert((0, false));
+            if *newest < KEEP_NEWEST || (faulted && !*fault_kept) {
+                keep.insert(result);
+            }
+            *newest += 1;
+            *fault_kept |= faulted;
+        }
+        let replays = sqlx::query(&format!(
+            "SELECT id, CAST({len}(replay) AS BIGINT) FROM results WHERE replay IS NOT NULL \
+             ORDER BY id"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut drop = Vec::new();
+        for row in &replays {
+            if total <= cap {
+                break;
+            }
+            let (id, bytes): (i64, i64) = (row.try_get(0)?, row.try_get(1)?);
+            if !keep.contains(&id) {
+                drop.push(id);
+                total -= bytes;
+            }
+        }
+        let mut tx = self.pool.begin().await?;
+        for id in &drop {
+            sqlx::query("UPDATE results SET replay = NULL WHERE id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(drop.len() as u64)
     }
 
     async fn stored_game(&self, r: &sqlx::any::AnyRow) -> Result<StoredGame, StoreError> {

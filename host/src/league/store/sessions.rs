@@ -56,7 +56,7 @@ impl Store {
             "SELECT users.id, users.name FROM sessions \
              JOIN tokens ON tokens.id = sessions.token_id JOIN users ON users.id = sessions.user_id \
              WHERE sessions.sha256 = $1 AND sessions.ended IS NULL AND sessions.expires > $2 \
-             AND tokens.revoked IS NULL",
+             AND tokens.revoked IS NULL AND users.disabled IS NULL",
         )
         .bind(token_hash(session))
         .bind(now_ms())
