@@ -555,12 +555,27 @@ fn the_viewer_refuses_an_unknown_version_and_fits_a_phone() {
 }
 
 /// The text of the page's body.
-fn body_text(browser: &Browser) -> String {
+pub(crate) fn body_text(browser: &Browser) -> String {
     browser
         .eval("return document.body.innerText")
         .as_str()
         .unwrap_or_default()
         .to_string()
+}
+
+/// Uploads `file` as bot `name` of `game` through the upload form, and waits for the bot's page.
+pub(crate) fn upload_in_browser(browser: &Browser, url: &str, name: &str, game: &str, file: &Path) {
+    browser.open(&format!("{url}/upload"));
+    browser.eval(&format!(
+        "document.querySelector('input[name=name]').value = '{name}'; \
+         document.querySelector('select[name=game]').value = '{game}'; return true"
+    ));
+    browser.choose_file_at("input[name=file]", file);
+    browser.eval("document.querySelector('form[action=\"/upload\"]').submit(); return true");
+    browser.wait_for(
+        &format!("return location.pathname === '/bot/{name}'"),
+        "the upload leads to the bot's page",
+    );
 }
 
 pub(crate) fn sign_in(browser: &Browser, url: &str, token: &str) {
@@ -599,17 +614,7 @@ fn the_league_pages_sign_in_upload_rank_and_keep_logs_to_their_owner() {
     assert!(body_text(&browser).contains("alice"));
     let bot = dir.join("web-logger.lua");
     std::fs::write(&bot, LOGGER).unwrap();
-    browser.open(&format!("{url}/upload"));
-    browser.eval(
-        "document.querySelector('input[name=name]').value = 'web-logger'; \
-         document.querySelector('select[name=game]').value = 'connect4'; return true",
-    );
-    browser.choose_file_at("input[name=file]", &bot);
-    browser.eval("document.querySelector('form[action=\"/upload\"]').submit(); return true");
-    browser.wait_for(
-        "return location.pathname === '/bot/web-logger'",
-        "the upload leads to the bot's page",
-    );
+    upload_in_browser(&browser, &url, "web-logger", "connect4", &bot);
     // It is on the ladder, and plays.
     browser.open(&format!("{url}/ladder/connect4"));
     let ladder = browser.eval("return document.querySelector('#ladder').innerText");

@@ -750,18 +750,8 @@ fn hostile_uploads_are_refused_with_a_reason_and_the_ladder_keeps_running() {
 }
 
 fn sqlite_execute(file: &str, sql: &str) {
-    use sqlx::Connection;
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(async {
-            let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{file}"))
-                .await
-                .unwrap();
-            let done = sqlx::query(sql).execute(&mut conn).await.unwrap();
-            assert_eq!(done.rows_affected(), 1, "{sql}");
-        });
+    let (_, changed) = crate::util::sqlite(file, sql);
+    assert_eq!(changed, 1, "{sql}");
 }
 
 /// Every client is held to its rate: by its token, or by its address without one.

@@ -55,17 +55,7 @@ fn sign_up(league: &League, name: &str, code: Option<&str>) -> (u16, Value) {
 }
 
 fn sqlite_execute(file: &str, sql: &str) {
-    use sqlx::Connection;
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(async {
-            let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{file}"))
-                .await
-                .unwrap();
-            sqlx::query(sql).execute(&mut conn).await.unwrap();
-        });
+    crate::util::sqlite(file, sql);
 }
 
 /// Signs up through the web form; returns the status, the page and the session cookie.
@@ -220,8 +210,254 @@ fn a_closed_league_refuses_sign_up_and_an_open_one_takes_three_an_hour_per_addre
         let (status, body) = sign_up(&open, name, None);
         assert_eq!(status, 201, "{name}: {body}");
     }
+    // The CLI speaks TLS: an https:// league that is not there is a refused connection, and a
+    // plain-HTTP one answered over TLS a handshake that fails, not a scheme it does not know.
+    let cli = |server: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_botbox"))
+            .args(["league", "status", "--server", server])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let refused = cli("https://127.0.0.1:1");
+    assert!(refused.contains("refused"), "{refused}");
+    let plain = cli(&open.url.replace("http://", "https://"));
+    assert!(
+        !plain.contains("scheme") && !plain.contains("refused"),
+        "{plain}"
+    );
     let (status, body) = sign_up(&open, "four", None);
     assert_eq!(status, 429, "{body}");
     assert!(body.to_string().contains("3 sign-ups an hour"), "{body}");
     open.stop();
+}
+
+/// Unrated challenges: played ahead of the ladder's queue, counted by no rating, shown to their
+/// owner with their games and logs; more than 20 games an hour is refused with 429.
+#[test]
+fn a_challenge_plays_ahead_of_the_ladder_and_moves_no_rating() {
+    let dir = scratch("league-challenge");
+    let db = dir.join("league.db");
+    let db = db.to_str().unwrap();
+    let league = League::start(&dir, db, 1, &[]);
+    let alice = league.user("alice");
+    let bob = league.user("bob");
+    league.upload_ok(
+        &alice,
+        "hunter",
+        "connect4",
+        &at("strategies/lua/connect4/center.lua"),
+    );
+    league.upload_ok(
+        &bob,
+        "prey",
+        "connect4",
+        &at("strategies/lua/connect4/random.lua"),
+    );
+    league.wait_for_games(5, std::time::Duration::from_secs(60));
+
+    let challenge = |token: &str, bot: &str, body: Value| -> (u16, Value) {
+        let response = reqwest::blocking::Client::new()
+            .post(format!("{}/api/v1/bots/{bot}/challenges", league.url))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().unwrap_or(Value::Null))
+    };
+    let (status, body) = challenge(&bob, "hunter", json!({"opponent": "prey"}));
+    assert_eq!(status, 403, "not bob's bot: {body}");
+    let (status, body) = challenge(&alice, "hunter", json!({"opponent": "nobody"}));
+    assert_eq!(status, 404, "{body}");
+    let (status, body) = challenge(&alice, "hunter", json!({"opponent": "prey", "games": 21}));
+    assert_eq!(status, 429, "{body}");
+    let (status, first) = challenge(&alice, "hunter", json!({"opponent": "prey", "games": 10}));
+    assert_eq!(status, 201, "{first}");
+    let id = first["id"].as_i64().unwrap();
+
+    // Played before the ladder jobs that were queued first.
+    let start = std::time::Instant::now();
+    let done = loop {
+        let (status, all) = league.get("/bots/hunter/challenges", Some(&alice));
+        assert_eq!(status, 200, "{all}");
+        let c = all
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap()
+            .clone();
+        if c["played"] == 10 {
+            break c;
+        }
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "the challenge was not played: {c}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let w = done["wins"].as_i64().unwrap();
+    let d = done["draws"].as_i64().unwrap();
+    let l = done["losses"].as_i64().unwrap();
+    assert_eq!(w + d + l, 10, "{done}");
+    let games: Vec<i64> = done["game_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g.as_i64().unwrap())
+        .collect();
+    let last_challenge_game = *games.iter().max().unwrap();
+    let later_ladder_games = count(
+        db,
+        &format!(
+            "SELECT COUNT(*) FROM results JOIN jobs ON jobs.id = results.job_id \
+             WHERE jobs.challenge_id IS NULL AND results.id > {last_challenge_game} \
+             AND jobs.id < (SELECT MIN(id) FROM jobs WHERE challenge_id = {id})"
+        ),
+    );
+    assert!(
+        later_ladder_games >= 5,
+        "only {later_ladder_games} older ladder jobs were played after the challenge"
+    );
+
+    // No rating moved: each version counts its ladder games only.
+    for bot in ["hunter", "prey"] {
+        let (_, page) = league.get(&format!("/bots/{bot}"), None);
+        let counted = page["versions"][0]["games"].as_i64().unwrap();
+        let rated = count(
+            db,
+            &format!(
+                "SELECT COUNT(*) FROM seats JOIN results ON results.id = seats.result_id \
+                 JOIN bots ON bots.id = seats.bot_id WHERE bots.name = '{bot}' \
+                 AND results.challenge_id IS NULL"
+            ),
+        );
+        // Games go on meanwhile: the page was read first, so it counts no more than the seats.
+        assert!(
+            counted <= rated && counted + 20 > rated,
+            "{bot}: {counted} counted, {rated} ladder games"
+        );
+    }
+    // Their games and the owner's logs are there; bob cannot read alice's challenges.
+    let (status, _) = league.get(&format!("/games/{}/logs", games[0]), Some(&alice));
+    assert_eq!(status, 200);
+    assert_eq!(league.get("/bots/hunter/challenges", Some(&bob)).0, 403);
+    let page = reqwest::blocking::get(format!("{}/bot/hunter", league.url))
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(
+        !page.contains("id=\"challenges\""),
+        "only the owner sees the challenges"
+    );
+
+    // The hour's limit: 10 more, then none.
+    let (status, body) = challenge(&alice, "hunter", json!({"opponent": "prey", "games": 10}));
+    assert_eq!(status, 201, "{body}");
+    let (status, body) = challenge(&alice, "hunter", json!({"opponent": "prey", "games": 1}));
+    assert_eq!(status, 429, "{body}");
+    assert!(
+        body.to_string().contains("20 challenge games an hour"),
+        "{body}"
+    );
+
+    // The CLI shows them.
+    let out = Command::new(env!("CARGO_BIN_EXE_botbox"))
+        .args([
+            "league",
+            "challenge",
+            "hunter",
+            "--server",
+            &league.url,
+            "--token",
+            &alice,
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains(&format!("challenge {id}: hunter against prey")),
+        "{text}"
+    );
+    league.stop();
+}
+
+fn count(db: &str, sql: &str) -> i64 {
+    use sqlx::Row;
+    crate::util::sqlite(db, sql).0[0].get::<i64, _>(0)
+}
+
+/// The whole way in, in Chromium: an invite link, a name, the token shown once, an upload through
+/// the form, a challenge from the bot's page, and the bot playing.
+#[test]
+fn a_stranger_signs_up_by_invite_uploads_and_challenges_in_the_browser() {
+    use crate::browser::{Browser, body_text, browser_here, upload_in_browser};
+    if !browser_here("league_signup::browser") {
+        return;
+    }
+    let dir = scratch("browser-signup");
+    let db = dir.join("league.db");
+    let db = db.to_str().unwrap();
+    let league = League::start(&dir, db, 1, &[]);
+    let bob = league.user("bob");
+    league.upload_ok(
+        &bob,
+        "random-c4",
+        "connect4",
+        &at("strategies/lua/connect4/random.lua"),
+    );
+    let (ok, link, err) = admin(db, &["invite", "create", "--url", &league.url]);
+    assert!(ok, "{err}");
+    let browser = Browser::start(&dir.join("profile"));
+
+    browser.open(link.trim());
+    browser.eval(
+        "document.querySelector('input[name=name]').value = 'carol'; \
+         document.querySelector('form[action=\"/signup\"]').submit(); return true",
+    );
+    browser.wait_for(
+        "return document.querySelector('#token') !== null",
+        "signing up shows the token",
+    );
+    let token = browser.eval("return document.querySelector('#token').textContent");
+    assert!(token.as_str().unwrap().starts_with("bbx_"), "{token}");
+    assert!(body_text(&browser).contains("signed in as carol"));
+
+    let center = at("strategies/lua/connect4/center.lua");
+    upload_in_browser(&browser, &league.url, "carols-bot", "connect4", &center);
+    browser.eval(
+        "document.querySelector('select[name=opponent]').value = 'random-c4'; \
+         document.querySelector('input[name=games]').value = '2'; \
+         document.querySelector('form[action$=\"/challenge\"]').submit(); return true",
+    );
+    browser.wait_for(
+        "return document.querySelector('#challenges') !== null",
+        "the challenge shows on the bot's page",
+    );
+    let start = std::time::Instant::now();
+    loop {
+        browser.open(&format!("{}/bot/carols-bot", league.url));
+        let table = browser.eval("return document.querySelector('#challenges').innerText");
+        if table.as_str().unwrap().contains("2 of 2") {
+            break;
+        }
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "the challenge was not played: {table}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    // The bot plays on the ladder too.
+    league.wait_for_games(4, std::time::Duration::from_secs(60));
+    let games = browser.eval("return document.querySelectorAll('#games a').length");
+    assert!(games.as_i64().unwrap() >= 2, "{games}");
+    assert!(
+        browser.console_errors().is_empty(),
+        "{:?}",
+        browser.console_errors()
+    );
+    league.stop();
 }

@@ -56,31 +56,19 @@ fn per_ladder(league: &League) -> HashMap<String, i64> {
 
 /// Every stored game's (game, variant, players, moves' hash) from the SQLite file.
 fn stored_games(db: &str) -> Vec<(String, String, String, Option<String>)> {
-    use sqlx::{Connection, Row};
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(async {
-            let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{db}"))
-                .await
-                .unwrap();
-            let rows = sqlx::query("SELECT game, variant, record FROM results")
-                .fetch_all(&mut conn)
-                .await
-                .unwrap();
-            rows.iter()
-                .map(|r| {
-                    let record: Value = serde_json::from_str(r.get::<&str, _>(2)).unwrap();
-                    (
-                        r.get::<String, _>(0),
-                        r.get::<String, _>(1),
-                        record["players"].to_string(),
-                        record["moves_sha256"].as_str().map(str::to_string),
-                    )
-                })
-                .collect()
+    use sqlx::Row;
+    let (rows, _) = crate::util::sqlite(db, "SELECT game, variant, record FROM results");
+    rows.iter()
+        .map(|r| {
+            let record: Value = serde_json::from_str(r.get::<&str, _>(2)).unwrap();
+            (
+                r.get::<String, _>(0),
+                r.get::<String, _>(1),
+                record["players"].to_string(),
+                record["moves_sha256"].as_str().map(str::to_string),
+            )
         })
+        .collect()
 }
 
 #[test]

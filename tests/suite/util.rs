@@ -112,3 +112,24 @@ pub fn announced_url(child: &mut std::process::Child) -> String {
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_string()
 }
+
+/// Runs `sql` on the SQLite file `db` (a league's database, read from outside) and returns the rows
+/// it selects, or how many it changed.
+pub fn sqlite(db: &str, sql: &str) -> (Vec<sqlx::sqlite::SqliteRow>, u64) {
+    use sqlx::Connection;
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{db}"))
+                .await
+                .unwrap();
+            if sql.trim_start().to_uppercase().starts_with("SELECT") {
+                (sqlx::query(sql).fetch_all(&mut conn).await.unwrap(), 0)
+            } else {
+                let done = sqlx::query(sql).execute(&mut conn).await.unwrap();
+                (Vec::new(), done.rows_affected())
+            }
+        })
+}

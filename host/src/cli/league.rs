@@ -15,7 +15,7 @@ use crate::runtime::LimitSpec;
 mod admin;
 mod client;
 use admin::{InviteCommand, UserCommand};
-use client::{games, list, replay, retire, show, status, upload};
+use client::{challenge, games, list, replay, retire, show, status, upload};
 
 /// Run a league of uploaded WASM and Luau bots, or use one: upload, ladders, games, logs
 #[derive(Debug, clap::Args)]
@@ -74,6 +74,7 @@ enum Command {
   botbox league show hunter                # its versions and games are still there")]
     Retire(ShowArgs),
     Games(GamesArgs),
+    Challenge(ChallengeArgs),
     Status(StatusArgs),
     Replay(ReplayArgs),
     Verify(VerifyArgs),
@@ -184,6 +185,10 @@ struct ServeArgs {
     /// per address), or nobody (the admin adds users)
     #[arg(long, value_enum, default_value_t = Signup::Invite)]
     signup: Signup,
+    /// A reverse proxy (an address or network, e.g. 10.0.0.0/8; repeat for more) whose
+    /// X-Forwarded-For names the client; nobody else's is believed
+    #[arg(long = "trusted-proxy", value_name = "NET")]
+    trusted_proxies: Vec<crate::league::server::proxy::Network>,
     /// Session cookies without `Secure`: only for a league served over plain HTTP on a LAN
     /// (browsers treat http://localhost as secure already)
     #[arg(long)]
@@ -298,6 +303,31 @@ struct ShowArgs {
     client: ClientArgs,
 }
 
+/// Play unrated games of your bot against another bot of its ladder, ahead of the ladder's games;
+/// without an opponent, show your bot's challenges
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  botbox league challenge hunter greedy --games 10
+  botbox league challenge hunter greedy --games 4 --variant 2   # the ladder's third variant
+  botbox league challenge hunter                                 # its challenges and their games
+
+The games count for no rating; at most 20 challenge games an hour per user. Watch one with
+`botbox league replay ID`; `botbox league games hunter` lists them with your bot's logs.")]
+struct ChallengeArgs {
+    /// Your bot
+    name: String,
+    /// The bot to play against (any other bot on the ladder)
+    opponent: Option<String>,
+    /// Games to play, the seats alternating (1 to 20)
+    #[arg(long, default_value_t = 10)]
+    games: i64,
+    /// The variant, by its index on the ladder's variant page (0 to ...)
+    #[arg(long, default_value_t = 0)]
+    variant: usize,
+    #[command(flatten)]
+    client: ClientArgs,
+}
+
 /// A bot's games, newest first; your own bot's come with its log lines and fault messages
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
@@ -343,6 +373,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         Command::Show(a) => show(a),
         Command::Retire(a) => retire(a),
         Command::Games(a) => games(a),
+        Command::Challenge(a) => challenge(a),
         Command::Status(a) => status(a),
         Command::Replay(a) => replay(a),
         Command::Verify(a) => verify(a),
@@ -368,6 +399,7 @@ fn serve(a: ServeArgs) -> anyhow::Result<ExitCode> {
         queue: a.queue.max(1),
         games_per_hour: a.games_per_hour,
         signup: a.signup,
+        trusted_proxies: a.trusted_proxies,
         limits,
         rate: crate::league::server::RateLimit {
             per_second: a.rate,

@@ -38,8 +38,14 @@ impl Client {
             None => request,
         };
         let response = request.send().map_err(|e| {
+            // reqwest's message names the request; the cause is at the end of its chain
+            // ("Connection refused", a TLS certificate the system does not trust...).
+            let mut cause: &dyn std::error::Error = &e;
+            while let Some(next) = cause.source() {
+                cause = next;
+            }
             anyhow::anyhow!(
-                "cannot reach the league at {}: {e} (start one with `botbox league serve`, or give --server)",
+                "cannot reach the league at {}: {cause} (start one with `botbox league serve`, or give --server)",
                 self.base
             )
         })?;
@@ -72,6 +78,16 @@ impl Client {
             .post(self.url(path))
             .header(reqwest::header::CONTENT_TYPE, "application/octet-stream")
             .body(body);
+        Ok(self.send(request)?.json()?)
+    }
+
+    /// Posts `body` as JSON.
+    pub fn post_json<T: DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &serde_json::Value,
+    ) -> anyhow::Result<T> {
+        let request = self.http.post(self.url(path)).json(body);
         Ok(self.send(request)?.json()?)
     }
 

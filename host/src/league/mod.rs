@@ -73,6 +73,8 @@ pub struct ServeConfig {
     pub replay_cap: Option<i64>,
     /// Who may sign up.
     pub signup: server::signup::Signup,
+    /// Reverse proxies whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: Vec<server::proxy::Network>,
     pub lease: Duration,
     /// Upload checks at a time.
     pub checks: usize,
@@ -192,6 +194,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         replay_cap: config.replay_cap,
         signup: config.signup,
         open_signups: Arc::default(),
+        trusted_proxies: Arc::new(config.trusted_proxies.clone()),
     };
     let app = server::router(state, config.rate, config.timeouts);
     let connections = config.connections.fit_file_limit();

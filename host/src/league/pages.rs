@@ -14,6 +14,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use serde::Deserialize;
 
 mod account;
+mod challenge;
 mod signup;
 
 pub(super) use account::FORM_BYTES;
@@ -35,6 +36,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/", get(index))
         .route("/ladder/{game}", get(ladder))
         .route("/bot/{name}", get(bot))
+        .route("/bot/{name}/challenge", post(challenge::post))
         .route("/game/{id}", get(game))
         .route("/signin", get(signin_form).post(signin))
         .route("/signup", get(signup::signup_form).post(signup::signup))
@@ -389,6 +391,11 @@ async fn bot(
     } else {
         None
     };
+    let challenges = if owner {
+        Some(challenge::section(&state, &bot).await)
+    } else {
+        None
+    };
     let body = html! {
         h1 { (bot.name) }
         p { (bot.game) " bot of " strong { (bot.owner) }
@@ -421,6 +428,7 @@ async fn bot(
                 td { (g.faults.iter().flatten().cloned().collect::<Vec<_>>().join("; ")) }
             } } }
         } }
+        @if let Some(section) = challenges { (section) }
         @if owner {
             h2 { "Your bot's logs" }
             @for (g, logs) in &games {

@@ -23,11 +23,13 @@ use tower_governor::governor::GovernorConfigBuilder;
 use utoipa::OpenApi;
 
 mod bots;
+pub(super) mod challenges;
 mod extract;
 pub mod identity;
 pub mod listen;
 mod openapi;
 mod played;
+pub mod proxy;
 pub mod signup;
 
 // The bot handlers with their utoipa path types, here so `openapi.rs` names them `super::upload`
@@ -70,6 +72,8 @@ pub struct AppState {
     pub signup: signup::Signup,
     /// Sign-ups without an invite per address, on an open league.
     pub open_signups: Arc<signup::OpenSignups>,
+    /// The reverse proxies whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: Arc<Vec<proxy::Network>>,
 }
 
 /// Requests per second each client (user, or IP address without a valid credential) may make, and
@@ -172,6 +176,10 @@ pub fn router(state: AppState, rate: RateLimit, timeouts: Timeouts) -> Router {
         .route("/api/v1/bots/{name}", get(bot))
         .route("/api/v1/bots/{name}/retire", post(retire))
         .route("/api/v1/bots/{name}/games", get(bot_games))
+        .route(
+            "/api/v1/bots/{name}/challenges",
+            get(challenges::challenges).post(challenges::challenge),
+        )
         .route("/api/v1/games/{id}", get(game))
         .route("/api/v1/games/{id}/replay", get(replay))
         .route("/api/v1/games/{id}/logs", get(logs))

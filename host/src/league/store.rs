@@ -21,11 +21,13 @@ use super::rating::{self, Model, Rating};
 use crate::tournament::runner::GameRecord;
 
 mod bots;
+mod challenges;
 mod invites;
 mod jobs;
 mod results;
 mod sessions;
 mod variants;
+pub use challenges::{CHALLENGE_GAMES_PER_HOUR, ChallengeInfo};
 pub use invites::{InviteInfo, UserInfo, day};
 pub use jobs::{Completed, fingerprint};
 pub use variants::VariantRecord;
@@ -308,6 +310,7 @@ fn job_of(r: &sqlx::any::AnyRow) -> Result<Job, StoreError> {
         players,
         limits: r.try_get(5)?,
         attempts: r.try_get(6)?,
+        challenge: r.try_get(7)?,
     })
 }
 
@@ -367,6 +370,9 @@ pub enum StoreError {
     Conflict(String),
     #[error("{0}")]
     Invalid(String),
+    /// Over a limit per user (429).
+    #[error("{0}")]
+    Limited(String),
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
 }
@@ -442,6 +448,8 @@ pub struct NewJob {
     pub players: Vec<i64>,
     /// The limits the game is played under (a `LimitSpec` in JSON).
     pub limits: String,
+    /// The challenge the game is one of (unrated, played first), if it is.
+    pub challenge: Option<i64>,
 }
 
 /// A leased job.
@@ -454,6 +462,8 @@ pub struct Job {
     pub players: Vec<i64>,
     pub limits: String,
     pub attempts: i64,
+    /// The challenge the game is one of: it is unrated.
+    pub challenge: Option<i64>,
 }
 
 /// A played game, ready to store.

@@ -291,6 +291,7 @@ pub async fn fill(
             seed: derive_seed(config.seed, number),
             players,
             limits: config.limits.clone(),
+            challenge: None,
         };
         store.enqueue(&job).await?;
         added += 1;

@@ -401,3 +401,49 @@ fn admin_commands_in_an_empty_folder_create_nothing_and_say_which_database_they_
         "{stdout}"
     );
 }
+
+/// Behind a reverse proxy the admin trusts (`--trusted-proxy`), each forwarded client has its own
+/// strikes; a client that is not a trusted proxy cannot choose its address with the header.
+#[test]
+fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_strikes_and_nobody_forges_one() {
+    let dir = scratch("league-proxy");
+    let me = |league: &League, from: &str| {
+        let bearer = format!("Bearer bbx_{}", random_hex(64));
+        fetch(
+            &format!("{}/api/v1/me", league.url),
+            &[("authorization", &bearer), ("x-forwarded-for", from)],
+        )
+        .0
+    };
+    // Made-up tokens from one forwarded client until its strikes are spent.
+    let spend = |league: &League, from: &str| {
+        for _ in 0..20 {
+            if me(league, from) == 429 {
+                return;
+            }
+        }
+        panic!("{from}'s strikes were never spent");
+    };
+    for (trusted, db) in [(true, "trusted.db"), (false, "untrusted.db")] {
+        let db = dir.join(db);
+        let mut extra = vec!["--auth-failures", "3"];
+        if trusted {
+            extra.extend(["--trusted-proxy", "127.0.0.0/8"]);
+        }
+        let league = League::start(&dir, db.to_str().unwrap(), 0, &extra);
+        spend(&league, "203.0.113.7");
+        let other = me(&league, "198.51.100.8, 203.0.113.8");
+        if trusted {
+            assert_eq!(
+                other, 401,
+                "another client behind the proxy is not struck out"
+            );
+        } else {
+            assert_eq!(
+                other, 429,
+                "a header from an untrusted peer changes nothing"
+            );
+        }
+        league.stop();
+    }
+}

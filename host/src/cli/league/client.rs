@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use super::{GamesArgs, ListArgs, ReplayArgs, ShowArgs, StatusArgs, UploadArgs};
+use super::{ChallengeArgs, GamesArgs, ListArgs, ReplayArgs, ShowArgs, StatusArgs, UploadArgs};
 use crate::league::server::{BotPage, GameSummary, Ladder, LadderInfo, Status, Uploaded};
 
 pub(super) fn upload(a: UploadArgs) -> anyhow::Result<ExitCode> {
@@ -158,6 +158,53 @@ pub(super) fn retire(a: ShowArgs) -> anyhow::Result<ExitCode> {
     let bot: crate::league::store::Bot =
         client.post(&format!("/bots/{}/retire", a.name), Vec::new())?;
     println!("{} is retired: it plays no more games", bot.name);
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn challenge(a: ChallengeArgs) -> anyhow::Result<ExitCode> {
+    use crate::league::store::ChallengeInfo;
+    let client = a.client.client()?;
+    let path = format!("/bots/{}/challenges", a.name);
+    let Some(opponent) = &a.opponent else {
+        let all: Vec<ChallengeInfo> = client.get(&path)?;
+        if a.client.json {
+            println!("{}", serde_json::to_string_pretty(&all)?);
+        } else if all.is_empty() {
+            println!("{} has no challenges", a.name);
+        }
+        for c in all.iter().filter(|_| !a.client.json) {
+            let ids: Vec<String> = c.game_ids.iter().map(ToString::to_string).collect();
+            println!(
+                "challenge {}: {} against {} (variant {}), {} of {} played: {}-{}-{} (W-D-L); games {}",
+                c.id,
+                c.bot,
+                c.opponent,
+                c.variant,
+                c.played,
+                c.games,
+                c.wins,
+                c.draws,
+                c.losses,
+                if ids.is_empty() {
+                    "-".to_string()
+                } else {
+                    ids.join(", ")
+                }
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let body = serde_json::json!({"opponent": opponent, "games": a.games, "variant": a.variant});
+    let c: ChallengeInfo = client.post_json(&path, &body)?;
+    if a.client.json {
+        println!("{}", serde_json::to_string_pretty(&c)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "challenge {}: {} games of {} against {} queued ahead of the ladder (unrated); \
+         `botbox league challenge {}` shows how they go",
+        c.id, c.games, c.bot, c.opponent, c.bot
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,10 +1,9 @@
 //! The account and upload pages: signing in (a session whose id is an HttpOnly, SameSite=Strict,
 //! Secure cookie) and out, the upload form, and the account page that makes and revokes tokens.
 
-use std::net::SocketAddr;
-
+use axum::Extension;
 use axum::extract::multipart::MultipartError;
-use axum::extract::{ConnectInfo, Form, Multipart, State};
+use axum::extract::{Form, Multipart, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::html;
@@ -12,7 +11,7 @@ use serde::Deserialize;
 
 use super::{Viewer, error_page, from_api, layout};
 use crate::league::games::MAX_WASM_BYTES;
-use crate::league::server::identity::{Strikes, client_address, cookie, session_cookie};
+use crate::league::server::identity::{ClientAddress, Strikes, cookie, session_cookie};
 use crate::league::server::{AppState, Path, UploadQuery, upload_version};
 use crate::league::store::{TOKEN_PREFIX, User, well_formed};
 
@@ -43,10 +42,9 @@ pub(super) struct SignIn {
 /// a strike against the address, as in the API.
 pub(super) async fn signin(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Extension(ClientAddress(ip)): Extension<ClientAddress>,
     Form(form): Form<SignIn>,
 ) -> Response {
-    let ip = client_address(peer.ip());
     let token = form.token.trim();
     if !state
         .strikes

@@ -1,9 +1,8 @@
 //! The sign-up page: an invite link (`/signup?invite=CODE`) opens a form for a name; signing up
 //! shows the new token once and signs the new user in.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, Form, Query, State};
+use axum::Extension;
+use axum::extract::{Form, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use maud::html;
@@ -11,7 +10,7 @@ use serde::Deserialize;
 
 use super::{Viewer, error_page, from_api, layout};
 use crate::league::server::AppState;
-use crate::league::server::identity::cookie;
+use crate::league::server::identity::{ClientAddress, cookie};
 use crate::league::server::signup::{Signup, sign_up};
 
 /// How long the session made at sign-up lasts, as a sign-in's.
@@ -65,10 +64,10 @@ pub(super) struct SignUpForm {
 
 pub(super) async fn signup(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Extension(ClientAddress(ip)): Extension<ClientAddress>,
     Form(form): Form<SignUpForm>,
 ) -> Response {
-    let (user, token) = match sign_up(&state, peer, form.name.trim(), Some(&form.invite)).await {
+    let (user, token) = match sign_up(&state, ip, form.name.trim(), Some(&form.invite)).await {
         Ok(signed_up) => signed_up,
         Err(e) => return from_api(None, e),
     };

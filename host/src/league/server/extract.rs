@@ -78,6 +78,7 @@ impl From<StoreError> for ApiError {
             StoreError::Forbidden(_) => StatusCode::FORBIDDEN,
             StoreError::Conflict(_) => StatusCode::CONFLICT,
             StoreError::Invalid(_) => StatusCode::BAD_REQUEST,
+            StoreError::Limited(_) => StatusCode::TOO_MANY_REQUESTS,
             StoreError::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         ApiError::new(status, e.to_string())

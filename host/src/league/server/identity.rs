@@ -37,6 +37,11 @@ pub fn client_address(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// The address a request comes from, as [`client_address`] and a trusted proxy's
+/// `X-Forwarded-For` ([`super::proxy`]) tell it: set by [`identify`] on every request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientAddress(pub IpAddr);
+
 /// The session cookie's name.
 pub const COOKIE: &str = "botbox_session";
 
@@ -209,7 +214,12 @@ pub(super) async fn identify(
     mut request: Request,
     next: Next,
 ) -> Response {
-    let ip = client_address(peer.ip());
+    let ip = client_address(super::proxy::real_address(
+        peer.ip(),
+        request.headers(),
+        &state.trusted_proxies,
+    ));
+    request.extensions_mut().insert(ClientAddress(ip));
     let headers = request.headers();
     let legacy = cookie_value(headers, LEGACY_COOKIE).is_some();
     let session = session_cookie(headers).or(cookie_value(headers, LEGACY_COOKIE));

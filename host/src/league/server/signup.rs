@@ -3,17 +3,18 @@
 //! the web page share [`sign_up`].
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use axum::Extension;
 use axum::Json;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 
 use super::extract::{ApiError, ApiResult, Body};
-use super::identity::client_address;
+use super::identity::ClientAddress;
 use super::{AppState, ErrorBody};
 use crate::league::store::User;
 
@@ -72,15 +73,14 @@ pub struct SignedUp {
     pub token: String,
 }
 
-/// Signs up `name` from the address `peer`, with an `invite` code or none, as the league's sign-up
+/// Signs up `name` from the address `ip`, with an `invite` code or none, as the league's sign-up
 /// mode allows.
 pub(in crate::league) async fn sign_up(
     state: &AppState,
-    peer: SocketAddr,
+    ip: IpAddr,
     name: &str,
     invite: Option<&str>,
 ) -> Result<(User, String), ApiError> {
-    let ip = client_address(peer.ip());
     let invite = invite.map(str::trim).filter(|code| !code.is_empty());
     match (state.signup, invite) {
         (Signup::Closed, _) => {
@@ -130,9 +130,9 @@ pub(in crate::league) async fn sign_up(
         (status = 409, body = ErrorBody), (status = 415, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub(super) async fn signup(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Extension(ClientAddress(ip)): Extension<ClientAddress>,
     Body(new): Body<NewUser>,
 ) -> ApiResult<(StatusCode, Json<SignedUp>)> {
-    let (user, token) = sign_up(&state, peer, &new.name, new.invite.as_deref()).await?;
+    let (user, token) = sign_up(&state, ip, &new.name, new.invite.as_deref()).await?;
     Ok((StatusCode::CREATED, Json(SignedUp { user, token })))
 }

@@ -215,7 +215,7 @@ mod tests {
     #[test]
     fn days_are_utc_dates() {
         assert_eq!(super::day(0), "1970-01-01");
-        assert_eq!(super::day(1_796_428_800_000), "2026-12-04");
+        assert_eq!(super::day(1_796_342_400_000 + 82_800_000), "2026-12-04");
         assert_eq!(super::day(951_782_400_000), "2000-02-29");
     }
 }

@@ -5,10 +5,11 @@
 use super::*;
 
 impl Store {
-    /// Jobs of `game` waiting or being played.
+    /// Ladder jobs of `game` waiting or being played (challenges aside).
     pub async fn pending(&self, game: &str) -> Result<i64, StoreError> {
         let row = sqlx::query(
-            "SELECT COUNT(*) FROM jobs WHERE game = $1 AND state IN ('queued', 'leased')",
+            "SELECT COUNT(*) FROM jobs WHERE game = $1 AND state IN ('queued', 'leased') \
+             AND challenge_id IS NULL",
         )
         .bind(game)
         .fetch_one(&self.pool)
@@ -26,8 +27,8 @@ impl Store {
 
     pub async fn enqueue(&self, job: &NewJob) -> Result<i64, StoreError> {
         let row = sqlx::query(
-            "INSERT INTO jobs (game, variant, seed, players, limits, state, created) \
-             VALUES ($1, $2, $3, $4, $5, 'queued', $6) RETURNING id",
+            "INSERT INTO jobs (game, variant, seed, players, limits, state, created, challenge_id) \
+             VALUES ($1, $2, $3, $4, $5, 'queued', $6, $7) RETURNING id",
         )
         .bind(&job.game)
         .bind(job.variant as i64)
@@ -35,12 +36,13 @@ impl Store {
         .bind(serde_json::to_string(&job.players).expect("ids serialize"))
         .bind(&job.limits)
         .bind(now_ms())
+        .bind(job.challenge)
         .fetch_one(&self.pool)
         .await?;
         Ok(row.try_get(0)?)
     }
 
-    /// Leases the oldest queued job to `worker` for `lease`.
+    /// Leases the oldest queued job to `worker` for `lease`, challenges first.
     pub async fn claim(&self, worker: &str, lease: Duration) -> Result<Option<Job>, StoreError> {
         let lock = match self.backend {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
@@ -49,8 +51,9 @@ impl Store {
         let sql = format!(
             "UPDATE jobs SET state = 'leased', worker = $1, lease_until = $2, \
              attempts = attempts + 1 \
-             WHERE id = (SELECT id FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1{lock}) \
-             RETURNING id, game, variant, seed, players, limits, attempts"
+             WHERE id = (SELECT id FROM jobs WHERE state = 'queued' \
+             ORDER BY CASE WHEN challenge_id IS NULL THEN 1 ELSE 0 END, id LIMIT 1{lock}) \
+             RETURNING id, game, variant, seed, players, limits, attempts, challenge_id"
         );
         let row = sqlx::query(&sql)
             .bind(worker)
@@ -167,7 +170,9 @@ impl Store {
             tx.rollback().await?;
             return Ok(Completed::AlreadyDone);
         }
-        let fingerprint = fingerprint(job, &played.record);
+        // A challenge's games are stored whatever they repeat, and move no rating.
+        let rated = job.challenge.is_none();
+        let fingerprint = fingerprint(job, &played.record).filter(|_| rated);
         if let Some(print) = &fingerprint {
             let same = sqlx::query("SELECT id FROM results WHERE fingerprint = $1")
                 .bind(print)
@@ -203,8 +208,12 @@ impl Store {
         let record = &played.record;
         let places = places(record);
         let before: Vec<Rating> = job.players.iter().map(|id| ratings[id].1.clone()).collect();
-        let mut after = rating::rate(&before, &places, record.figures.score)
-            .map_err(|e| StoreError::Invalid(format!("rating game {}: {e}", job.id)))?;
+        let mut after = if rated {
+            rating::rate(&before, &places, record.figures.score)
+                .map_err(|e| StoreError::Invalid(format!("rating game {}: {e}", job.id)))?
+        } else {
+            before.clone()
+        };
         // A table game a seat faulted is void for the others: only the faulted seats move.
         if record.is_void() {
             for (seat, fault) in record.faults.iter().enumerate() {
@@ -215,8 +224,8 @@ impl Store {
         }
         let row = sqlx::query(
             "INSERT INTO results (job_id, game, variant, seed, engine, record, replay, \
-             replay_sha256, worker, finished, fingerprint) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+             replay_sha256, worker, finished, fingerprint, challenge_id) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
         )
         .bind(job.id)
         .bind(&job.game)
@@ -229,6 +238,7 @@ impl Store {
         .bind(worker)
         .bind(now_ms())
         .bind(&fingerprint)
+        .bind(job.challenge)
         .fetch_one(&mut *tx)
         .await?;
         let result_id: i64 = row.try_get(0)?;
@@ -248,6 +258,9 @@ impl Store {
             .bind(rating.conservative())
             .execute(&mut *tx)
             .await?;
+            if !rated {
+                continue;
+            }
             let (win, draw, loss) = outcome(record, seat);
             sqlx::query(
                 "UPDATE versions SET rating = $1, rank_value = $2, games = games + 1, \
