@@ -309,18 +309,27 @@ fn a_challenge_plays_ahead_of_the_ladder_and_moves_no_rating() {
         .map(|g| g.as_i64().unwrap())
         .collect();
     let last_challenge_game = *games.iter().max().unwrap();
-    let later_ladder_games = count(
-        db,
-        &format!(
-            "SELECT COUNT(*) FROM results JOIN jobs ON jobs.id = results.job_id \
-             WHERE jobs.challenge_id IS NULL AND results.id > {last_challenge_game} \
-             AND jobs.id < (SELECT MIN(id) FROM jobs WHERE challenge_id = {id})"
-        ),
-    );
-    assert!(
-        later_ladder_games >= 5,
-        "only {later_ladder_games} older ladder jobs were played after the challenge"
-    );
+    // The ladder jobs queued before the challenge are played after it: the worker has only just
+    // begun them when the challenge's last game is in, so wait for them.
+    let older_after = || {
+        count(
+            db,
+            &format!(
+                "SELECT COUNT(*) FROM results JOIN jobs ON jobs.id = results.job_id \
+                 WHERE jobs.challenge_id IS NULL AND results.id > {last_challenge_game} \
+                 AND jobs.id < (SELECT MIN(id) FROM jobs WHERE challenge_id = {id})"
+            ),
+        )
+    };
+    let start = std::time::Instant::now();
+    while older_after() < 5 {
+        assert!(
+            start.elapsed().as_secs() < 60,
+            "only {} older ladder jobs were played after the challenge",
+            older_after()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 
     // No rating moved: each version counts its ladder games only.
     for bot in ["hunter", "prey"] {
