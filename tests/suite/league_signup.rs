@@ -240,7 +240,8 @@ fn a_challenge_plays_ahead_of_the_ladder_and_moves_no_rating() {
     let dir = scratch("league-challenge");
     let db = dir.join("league.db");
     let db = db.to_str().unwrap();
-    let league = League::start(&dir, db, 1, &[]);
+    // A deep queue, so ladder jobs are still waiting when the challenge comes.
+    let league = League::start(&dir, db, 1, &["--queue", "200"]);
     let alice = league.user("alice");
     let bob = league.user("bob");
     league.upload_ok(
@@ -276,6 +277,27 @@ fn a_challenge_plays_ahead_of_the_ladder_and_moves_no_rating() {
     let (status, first) = challenge(&alice, "hunter", json!({"opponent": "prey", "games": 10}));
     assert_eq!(status, 201, "{first}");
     let id = first["id"].as_i64().unwrap();
+    // The ladder jobs still waiting now were queued before the challenge: none may be played
+    // before the challenge's games are.
+    let waiting: Vec<String> = {
+        use sqlx::Row;
+        crate::util::sqlite(
+            db,
+            &format!(
+                "SELECT id FROM jobs WHERE challenge_id IS NULL AND state = 'queued' \
+                 AND id < (SELECT MIN(id) FROM jobs WHERE challenge_id = {id})"
+            ),
+        )
+        .0
+        .iter()
+        .map(|r| r.get::<i64, _>(0).to_string())
+        .collect()
+    };
+    assert!(
+        !waiting.is_empty(),
+        "no ladder job was waiting when the challenge came"
+    );
+    let waiting_ids = waiting.join(",");
 
     // Played before the ladder jobs that were queued first.
     let start = std::time::Instant::now();
@@ -309,44 +331,52 @@ fn a_challenge_plays_ahead_of_the_ladder_and_moves_no_rating() {
         .map(|g| g.as_i64().unwrap())
         .collect();
     let last_challenge_game = *games.iter().max().unwrap();
-    // The ladder jobs queued before the challenge are played after it: the worker has only just
-    // begun them when the challenge's last game is in, so wait for them.
-    let older_after = || {
+    let before = count(
+        db,
+        &format!(
+            "SELECT COUNT(*) FROM results WHERE job_id IN ({waiting_ids}) \
+             AND id < {last_challenge_game}"
+        ),
+    );
+    assert_eq!(
+        before, 0,
+        "ladder jobs queued before the challenge were played first"
+    );
+    let start = std::time::Instant::now();
+    let after = || {
         count(
             db,
-            &format!(
-                "SELECT COUNT(*) FROM results JOIN jobs ON jobs.id = results.job_id \
-                 WHERE jobs.challenge_id IS NULL AND results.id > {last_challenge_game} \
-                 AND jobs.id < (SELECT MIN(id) FROM jobs WHERE challenge_id = {id})"
-            ),
+            &format!("SELECT COUNT(*) FROM results WHERE job_id IN ({waiting_ids})"),
         )
     };
-    let start = std::time::Instant::now();
-    while older_after() < 5 {
+    while after() == 0 {
         assert!(
             start.elapsed().as_secs() < 60,
-            "only {} older ladder jobs were played after the challenge",
-            older_after()
+            "the ladder jobs queued before the challenge were not played after it"
         );
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
 
-    // No rating moved: each version counts its ladder games only.
+    // No rating moved: each version counts its ladder games only (games go on meanwhile, so the
+    // page's count lies between the ladder games before and after it was read).
     for bot in ["hunter", "prey"] {
+        let rated = || {
+            count(
+                db,
+                &format!(
+                    "SELECT COUNT(*) FROM seats JOIN results ON results.id = seats.result_id \
+                     JOIN bots ON bots.id = seats.bot_id WHERE bots.name = '{bot}' \
+                     AND results.challenge_id IS NULL"
+                ),
+            )
+        };
+        let low = rated();
         let (_, page) = league.get(&format!("/bots/{bot}"), None);
         let counted = page["versions"][0]["games"].as_i64().unwrap();
-        let rated = count(
-            db,
-            &format!(
-                "SELECT COUNT(*) FROM seats JOIN results ON results.id = seats.result_id \
-                 JOIN bots ON bots.id = seats.bot_id WHERE bots.name = '{bot}' \
-                 AND results.challenge_id IS NULL"
-            ),
-        );
-        // Games go on meanwhile: the page was read first, so it counts no more than the seats.
+        let high = rated();
         assert!(
-            counted <= rated && counted + 20 > rated,
-            "{bot}: {counted} counted, {rated} ladder games"
+            (low..=high).contains(&counted),
+            "{bot}: {counted} counted, {low}..{high} ladder games"
         );
     }
     // Their games and the owner's logs are there; bob cannot read alice's challenges.
