@@ -221,8 +221,14 @@ fn smoke_game(
         .map(|p| format!("{p}"))
         .collect();
     let seat = checked as usize;
+    // With more than two seats a fault voids the game for the others (the contract's one rule).
+    let void = if played.outcome.ranks.len() > 2 && played.faults.iter().any(Option::is_some) {
+        " (void for the other seats)"
+    } else {
+        ""
+    };
     println!(
-        "smoke game  {} moves, points [{}], place {} of {}, ended by {}, in {:.2} s ({:.1} µs per decision of the bot)",
+        "smoke game  {} moves, points [{}], place {} of {}, ended by {}{void}, in {:.2} s ({:.1} µs per decision of the bot)",
         played.moves,
         points.join(", "),
         played.outcome.ranks[seat] + 1,

@@ -205,21 +205,18 @@ pub trait Match {
     fn random_action(&self, rng: &mut Rng) -> Option<Value>;
     /// The outcome once the game is over.
     fn outcome(&self) -> Option<Outcome>;
-    /// The outcome when `seat` is at fault: by default it loses (places last) and the others share
-    /// its point (with two players, the other wins). A game overrides it where the rules say
-    /// otherwise (a 2048 game keeps its score).
+    /// The outcome when `seat` is at fault, one rule for every game unless its rules say otherwise
+    /// (a 2048 game keeps its score): the faulting seat loses and places last. With two seats the
+    /// other wins; with more, the game is **void for the others**: it counts for none of them, so
+    /// no seat gets a point and they share the first place (BS, `docs/bs.md`; the runner's
+    /// `GameRecord::is_void` and the league's ratings leave such a game out for them).
     fn forfeit_outcome(&self, seat: SeatIndex, reason: &str) -> Outcome {
         let n = self.seat_count();
         let points: Vec<f64> = (0..n)
-            .map(|s| {
-                if s == seat {
-                    0.0
-                } else {
-                    1.0 / f64::from(n - 1).max(1.0)
-                }
-            })
+            .map(|s| if s != seat && n == 2 { 1.0 } else { 0.0 })
             .collect();
-        let ranks = (0..n).map(|s| u32::from(s == seat)).collect();
+        let last = n.saturating_sub(1);
+        let ranks = (0..n).map(|s| if s == seat { last } else { 0 }).collect();
         Outcome {
             points,
             ranks,

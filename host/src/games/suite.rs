@@ -180,5 +180,6 @@ fn a_forfeit_puts_the_faulting_seat_last() {
             "{}: {outcome:?}",
             rules.name()
         );
+        assert_eq!(outcome.ranks[1], seats - 1, "{}: last", rules.name());
     }
 }

@@ -310,8 +310,9 @@ fn a_forfeit_ends_the_game() {
     let hand = game.observation(0)["hand"].clone();
     game.apply(&json!([hand[0]])).unwrap();
     let outcome = game.forfeit(2, "fault");
-    assert_eq!(outcome.ranks, [0, 0, 1, 0]);
-    assert_eq!(outcome.points[2], 0.0);
+    // docs/bs.md: a loss for the faulting seat, void for the other three (no point for anyone).
+    assert_eq!(outcome.ranks, [0, 0, 3, 0]);
+    assert_eq!(outcome.points, [0.0; 4]);
     assert!(game.turn().is_none());
     assert!(game.take_notices().is_empty());
     assert_eq!(game.outcome(), Some(outcome));
