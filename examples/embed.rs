@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use botbox::games::g2048::{Direction, Game};
-use botbox::runtime::{FaultKind, Limits, Setup, Strategy};
+use botbox::runtime::{FaultKind, Limits, Setup};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Limits apply to every call into the strategy. The deterministic ones (Lua ticks, WASM fuel,
@@ -15,9 +15,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ..Limits::default()
     };
 
-    // Loading checks the file (Lua syntax here; for WASM: compilation and imports). A `Strategy` is
-    // cheap to clone and can be shared by many threads.
-    let strategy = Strategy::load("strategies/lua/g2048/greedy.lua".as_ref(), &limits)?;
+    // Loading checks the file (Lua syntax here; for WASM: compilation and imports), with every
+    // game's additions to its environment (`hosted`: 2048's `g2048` module). A `Strategy` is cheap
+    // to clone and can be shared by many threads.
+    let strategy = botbox::hosted::load("strategies/lua/g2048/greedy.lua".as_ref(), &limits)?;
     println!(
         "loaded {} ({}), sha256 {}",
         strategy.name(),

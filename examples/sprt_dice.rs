@@ -47,7 +47,8 @@ fn repo() -> PathBuf {
 
 fn bot(name: &str) -> Strategy {
     let path = repo().join(format!("strategies/lua/dice/{name}.lua"));
-    Strategy::load(&path, &Limits::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    botbox::hosted::load(&path, &Limits::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// One SPRT run of `a` against `b` on die 1, as `botbox match dice a b --die 1 --sprt` plays it.

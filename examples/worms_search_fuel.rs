@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use botbox::games::worms::{Game, Map, Move, Observation};
 use botbox::games::{derive_seed, seat_seed};
-use botbox::runtime::{Limits, Setup, Strategy};
+use botbox::runtime::{Limits, Setup};
 
 /// The example maps.
 const MAPS: [&str; 6] = ["tutorial", "arena", "maze", "gates", "pinwheel", "big"];
@@ -106,7 +106,7 @@ fn main() {
     let engine = wasmtime::Engine::new(&config).unwrap();
     let module = wasmtime::Module::from_file(&engine, search_wasm()).unwrap();
     let path = repo().join("strategies/lua/worms/greedy.lua");
-    let greedy = Strategy::load(&path, &Limits::default())
+    let greedy = botbox::hosted::load(&path, &Limits::default())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     println!("worms-search against greedy.lua, one game in each seat per map:");
     for name in MAPS {

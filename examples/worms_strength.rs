@@ -60,7 +60,7 @@ fn load(name: &str, limits: &Limits) -> Strategy {
         _ if Path::new(name).exists() => PathBuf::from(name),
         _ => repo().join(format!("strategies/lua/worms/{name}.lua")),
     };
-    Strategy::load(&path, limits).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    botbox::hosted::load(&path, limits).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// How one game went for `BOT`: its map, its seat, the ending, and its moves and thinking time

@@ -5,7 +5,7 @@
 
 #![no_main]
 
-use botbox::cli::replay;
+use botbox::view::replay;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -48,7 +48,7 @@ fn bots() -> Vec<PathBuf> {
 }
 
 fn load(path: &Path) -> Strategy {
-    Strategy::load(path, &Limits::default()).expect("the bot loads")
+    botbox::hosted::load(path, &Limits::default()).expect("the bot loads")
 }
 
 mod engine {

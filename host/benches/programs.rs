@@ -37,12 +37,12 @@ static ECHO: LazyLock<Strategy> = LazyLock::new(|| {
     let text = "#!/usr/bin/env python3\nimport sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.stdout.flush()\n";
     std::fs::write(&file, text).expect("writing echo.py");
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    Strategy::load(&file, &Limits::default()).expect("loading echo.py")
+    botbox::hosted::load(&file, &Limits::default()).expect("loading echo.py")
 });
 
 static GREEDY: LazyLock<Strategy> = LazyLock::new(|| {
     let path = repo().join("strategies/programs/worms/greedy.py");
-    Strategy::load(&path, &Limits::default()).expect("loading greedy.py")
+    botbox::hosted::load(&path, &Limits::default()).expect("loading greedy.py")
 });
 
 fn tutorial() -> Game {

@@ -36,7 +36,7 @@ fn setup() -> Setup {
 }
 
 fn instance(path: &Path, limits: &Limits) -> Instance {
-    Loaded::load(path, limits)
+    Loaded::load(path, limits, &botbox::hosted::EXTENSIONS)
         .expect("loading")
         .instantiate(&setup())
         .expect("instantiating")

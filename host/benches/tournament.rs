@@ -8,7 +8,7 @@ use std::path::Path;
 
 use botbox::games::worms::Map;
 use botbox::play::worms::{NamedMap, Worms};
-use botbox::runtime::{Limits, Strategy};
+use botbox::runtime::Limits;
 use botbox::tournament::runner::{self, Entry, Format, Plan, Run};
 use divan::Bencher;
 use divan::counter::ItemsCount;
@@ -34,7 +34,7 @@ fn setup() -> (Worms, Vec<Entry>) {
             let path = repo.join(format!("strategies/lua/worms/{name}.lua"));
             Entry {
                 name: format!("{name}-{i}"),
-                strategy: Strategy::load(&path, &Limits::default()).expect("the bot loads"),
+                strategy: botbox::hosted::load(&path, &Limits::default()).expect("the bot loads"),
             }
         })
         .collect();

@@ -1,14 +1,14 @@
-//! botbox: a host that owns the rules of four games and runs untrusted strategies, written as Lua
+//! botbox: a host that owns the rules of several games and runs untrusted strategies, written as Lua
 //! scripts or WebAssembly modules, under deterministic limits.
 //!
 //! The crate is a library first; the `botbox` binary is a thin command line over it. To run a strategy
 //! from your own program:
 //!
 //! ```no_run
-//! use botbox::runtime::{Limits, Setup, Strategy};
+//! use botbox::runtime::{Limits, Setup};
 //! use botbox::games::g2048::{Direction, Game};
 //!
-//! let strategy = Strategy::load("strategies/lua/g2048/corner.lua".as_ref(), &Limits::default())?;
+//! let strategy = botbox::hosted::load("strategies/lua/g2048/corner.lua".as_ref(), &Limits::default())?;
 //! let mut game = Game::new(4, 1)?;
 //! let mut bot = strategy.instantiate(&Setup::new("2048", 7, 0))?;
 //! while !game.is_over() {
@@ -38,3 +38,4 @@ pub mod replay;
 pub mod runtime;
 pub mod schema;
 pub mod tournament;
+pub mod view;

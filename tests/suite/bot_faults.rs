@@ -5,7 +5,7 @@
 //! its cap.
 
 use botbox::play::g2048::play;
-use botbox::runtime::{FaultKind, Limits, Strategy};
+use botbox::runtime::{FaultKind, Limits};
 
 use crate::util::scratch;
 
@@ -58,7 +58,7 @@ fn every_library_function_that_runs_out_of_memory_faults_memory() {
     for (name, body) in cases {
         let file = dir.join(format!("{}.lua", name.replace(['.', ' '], "_")));
         std::fs::write(&file, bot(body)).unwrap();
-        let strategy = Strategy::load(&file, &limits).unwrap();
+        let strategy = botbox::hosted::load(&file, &limits).unwrap();
         let (record, _) = play(&strategy, 4, 1, 7, false);
         let fault = record.fault.unwrap_or_else(|| panic!("{name}: no fault"));
         assert_eq!(fault.kind, FaultKind::Memory, "{name}: {fault}");
@@ -96,7 +96,7 @@ fn a_log_flood_ends_by_the_budget_or_fuel_and_the_log_keeps_its_cap() {
     // The default limits: the time backstop is 10 s of CPU, far above what the budget allows.
     let limits = Limits::default();
     for (file, kind) in [(lua, FaultKind::Budget), (wat, FaultKind::Fuel)] {
-        let strategy = Strategy::load(&file, &limits).unwrap();
+        let strategy = botbox::hosted::load(&file, &limits).unwrap();
         let (record, replay) = play(&strategy, 4, 1, 7, true);
         let fault = record.fault.expect("the flood faults");
         assert_eq!(fault.kind, kind, "{}: {fault}", file.display());

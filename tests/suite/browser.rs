@@ -343,8 +343,7 @@ fn the_viewer_steps_scrubs_and_shows_every_game_as_the_engine_played_it() {
     let browser = Browser::start(&dir.join("profile"));
     for (game, file) in replays(&dir) {
         let replay = botbox::replay::read(&file).unwrap();
-        let frames =
-            serde_json::to_value(botbox::cli::replay::frames::frames(&replay).unwrap()).unwrap();
+        let frames = serde_json::to_value(botbox::view::frames::frames(&replay).unwrap()).unwrap();
         let frames = frames["frames"].as_array().unwrap().clone();
         assert_eq!(
             frames.len(),
@@ -717,8 +716,7 @@ fn the_viewer_handles_a_replay_of_over_10000_moves() {
     let replay = botbox::replay::read(&file).unwrap();
     let moves = replay.turns.len();
     assert!(moves > 10_000, "{moves} moves");
-    let frames =
-        serde_json::to_value(botbox::cli::replay::frames::frames(&replay).unwrap()).unwrap();
+    let frames = serde_json::to_value(botbox::view::frames::frames(&replay).unwrap()).unwrap();
     let browser = Browser::start(&dir.join("profile"));
     let (_server, url) = view(&file);
     browser.open(&url);

@@ -408,7 +408,7 @@ fn wat_bot(observe: bool) -> String {
 
 #[test]
 fn observe_is_called_only_where_a_strategy_has_it() {
-    use botbox::runtime::{Setup, Strategy};
+    use botbox::runtime::Setup;
     let dir = scratch("bs/has-function");
     let cases = [
         ("listener.lua", LISTENER.to_string(), true),
@@ -419,7 +419,7 @@ fn observe_is_called_only_where_a_strategy_has_it() {
     for (file, source, expected) in cases {
         let path = dir.join(file);
         std::fs::write(&path, source).unwrap();
-        let strategy = Strategy::load(&path, &util::test_limits()).unwrap();
+        let strategy = botbox::hosted::load(&path, &util::test_limits()).unwrap();
         let mut instance = strategy.instantiate(&Setup::new("bs", 1, 0)).unwrap();
         assert_eq!(instance.has_function("observe"), expected, "{file}");
         assert!(
@@ -637,9 +637,9 @@ fn the_rust_reference_gives_javas_known_values() {
 
 #[test]
 fn player2s_generator_draws_what_java_util_random_draws() {
-    use botbox::runtime::{Setup, Strategy};
+    use botbox::runtime::Setup;
     let path = util::at("strategies/lua/bs/player2.lua");
-    let strategy = Strategy::load(&path, &util::test_limits()).unwrap();
+    let strategy = botbox::hosted::load(&path, &util::test_limits()).unwrap();
     let mut instance = strategy.instantiate(&Setup::new("bs", 1, 0)).unwrap();
     const COUNT: usize = 5000;
     let seeds = [

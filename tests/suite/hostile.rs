@@ -12,7 +12,7 @@ use util::{at, test_limits};
 
 /// Loads a fixture and plays one game with it.
 fn fault_of(path: &Path, limits: &Limits) -> Option<Fault> {
-    let strategy = Strategy::load(path, limits)
+    let strategy = botbox::hosted::load(path, limits)
         .unwrap_or_else(|e| panic!("{} should load: {e}", path.display()));
     let (record, _) = play(&strategy, 4, 1, 7, false);
     record.fault
@@ -212,7 +212,7 @@ fn wasm_wall_clock_backstop_stops_what_fuel_allows() {
 
 #[test]
 fn wasm_modules_importing_wasi_are_refused_naming_the_import() {
-    match Strategy::load(
+    match botbox::hosted::load(
         &at("strategies/hostile/wasm/wasi_import.wat"),
         &test_limits(),
     ) {
@@ -225,7 +225,7 @@ fn wasm_modules_importing_wasi_are_refused_naming_the_import() {
 
 #[test]
 fn malformed_wasm_is_refused_at_load() {
-    let result = Strategy::load(
+    let result = botbox::hosted::load(
         &at("strategies/hostile/wasm/malformed.wasm"),
         &test_limits(),
     );
@@ -244,7 +244,7 @@ fn lua_syntax_errors_name_file_and_line() {
         "local M = {}\nfunction M.choose_move(obs)\n  return obs.legal[1\nend\nreturn M\n",
     )
     .unwrap();
-    let err = Strategy::load(&path, &test_limits()).unwrap_err();
+    let err = botbox::hosted::load(&path, &test_limits()).unwrap_err();
     assert!(matches!(err, LoadError::Syntax { .. }), "{err:?}");
     assert!(err.to_string().contains("broken.lua:"), "{err}");
 }
@@ -277,7 +277,7 @@ fn host_memory_stays_bounded_across_many_memory_bombs() {
         );
         return;
     }
-    let strategy = Strategy::load(
+    let strategy = botbox::hosted::load(
         &at("strategies/hostile/lua/memory_bomb.lua"),
         &test_limits(),
     )
@@ -578,7 +578,7 @@ fn load_module(
 ) -> Result<Strategy, LoadError> {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
-    Strategy::load(&path, limits)
+    botbox::hosted::load(&path, limits)
 }
 
 /// Checks that `over` is refused as too costly, in one line naming the file, the limit (`what`) and
@@ -626,9 +626,14 @@ fn wasm_module_size_caps_refuse_one_over_and_load_at_the_cap() {
     // Files are read only up to 16 MiB (runtime/source.rs), so a longer text reaches the compiler
     // only through `wasm::Program::compile`, which checks it again.
     let limits = limits_for_caps();
-    wasm::Program::compile("text-at-cap.wat", &padded(MAX_WAT_BYTES), &limits)
+    wasm::Program::compile("text-at-cap.wat", &padded(MAX_WAT_BYTES), &limits, &[])
         .expect("a text at the cap compiles");
-    match wasm::Program::compile("text-over-cap.wat", &padded(MAX_WAT_BYTES + 1), &limits) {
+    match wasm::Program::compile(
+        "text-over-cap.wat",
+        &padded(MAX_WAT_BYTES + 1),
+        &limits,
+        &[],
+    ) {
         Err(e @ LoadError::TooCostly { .. }) => assert_eq!(
             e.to_string(),
             format!(

@@ -10,6 +10,7 @@ mod determinism;
 mod dice;
 mod embed;
 mod hostile;
+mod layers;
 mod league;
 mod league_edges;
 mod league_holds;

@@ -63,7 +63,7 @@ fn worker(limits: &Limits) -> Strategy {
     let path: PathBuf = scratch("program-time").join("worker.py");
     std::fs::write(&path, WORKER).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    Strategy::load(&path, limits).unwrap()
+    botbox::hosted::load(&path, limits).unwrap()
 }
 
 /// Starts the worker for a game and gets its start-up out of the way.

@@ -22,7 +22,8 @@ use util::{at, scratch, test_limits};
 const GREEDY: &str = "strategies/programs/worms/greedy.py";
 
 fn load(path: &Path, limits: &Limits) -> Strategy {
-    Strategy::load(path, limits).unwrap_or_else(|e| panic!("{} should load: {e}", path.display()))
+    botbox::hosted::load(path, limits)
+        .unwrap_or_else(|e| panic!("{} should load: {e}", path.display()))
 }
 
 fn tutorial() -> Map {
@@ -268,7 +269,7 @@ fn programs_are_executable_files_hashed_by_their_bytes() {
     assert_eq!(greedy.hash(), hash);
     let plain = scratch("programs-plain").join("plain.py");
     std::fs::write(&plain, "print('hi')\n").unwrap();
-    match Strategy::load(&plain, &test_limits()) {
+    match botbox::hosted::load(&plain, &test_limits()) {
         Err(LoadError::UnknownKind { .. }) => {}
         other => panic!("a file that is not executable is no program: {other:?}"),
     }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use botbox::reload::{self, Reload, Watcher};
-use botbox::runtime::{Limits, Strategy, source_hash};
+use botbox::runtime::{Limits, source_hash};
 use util::scratch;
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -25,7 +25,7 @@ fn setup(name: &str) -> (PathBuf, Watcher) {
     std::fs::write(&file, bot(0)).unwrap();
     let hash = source_hash(bot(0).as_bytes());
     let watcher = reload::watch(&[(file.clone(), hash)], |_, path| {
-        Strategy::load(path, &Limits::default()).map_err(|e| e.to_string())
+        botbox::hosted::load(path, &Limits::default()).map_err(|e| e.to_string())
     })
     .unwrap();
     (file, watcher)

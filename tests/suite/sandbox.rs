@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use botbox::play::g2048::play;
-use botbox::runtime::{FaultKind, Limits, Strategy};
+use botbox::runtime::{FaultKind, Limits};
 use serde_json::Value;
 use util::{at, botbox, run_json, scratch, stderr, test_limits};
 
@@ -38,7 +38,7 @@ fn faults(report: &Value) -> Vec<String> {
 
 /// Plays one 2048 game with a fixture under `limits` and returns its fault kind.
 fn fault_kind(fixture: &str, limits: &Limits) -> Option<FaultKind> {
-    let strategy = Strategy::load(&at(fixture), limits)
+    let strategy = botbox::hosted::load(&at(fixture), limits)
         .unwrap_or_else(|e| panic!("{fixture} should load: {e}"));
     let (record, _) = play(&strategy, 4, 1, 7, false);
     record.fault.map(|f| f.kind)
@@ -258,7 +258,7 @@ fn garbage_is_not_live_memory_for_a_whole_game() {
         memory: 4 << 20,
         ..Limits::default()
     };
-    let strategy = Strategy::load(&at("strategies/hostile/lua/garbage_churn.lua"), &limits)
+    let strategy = botbox::hosted::load(&at("strategies/hostile/lua/garbage_churn.lua"), &limits)
         .expect("loads")
         .with_params(
             [("mib".to_string(), serde_json::json!(12))]
@@ -349,7 +349,7 @@ fn a_hundred_games_of_a_12_mb_error_keep_the_host_and_the_report_small() {
 #[test]
 fn long_answers_and_log_lines_are_cut() {
     let fault = {
-        let strategy = Strategy::load(
+        let strategy = botbox::hosted::load(
             &at("strategies/hostile/lua/huge_answer.lua"),
             &test_limits(),
         )
@@ -378,6 +378,6 @@ fn a_lua_source_over_the_cap_is_refused_before_parsing() {
     let mut source = "return { choose_move = function(obs) return obs.legal[1] end }\n".to_string();
     source.push_str(&"-- padding\n".repeat(200_000));
     std::fs::write(&file, source).unwrap();
-    let error = Strategy::load(Path::new(&file), &Limits::default()).unwrap_err();
+    let error = botbox::hosted::load(Path::new(&file), &Limits::default()).unwrap_err();
     assert!(error.to_string().contains("over the limit"), "{error}");
 }

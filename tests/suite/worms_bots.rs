@@ -26,7 +26,7 @@ fn map(name: &str) -> Map {
 
 fn lua(name: &str, limits: &Limits) -> Strategy {
     let path = at(&format!("strategies/lua/worms/{name}.lua"));
-    Strategy::load(&path, limits).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    botbox::hosted::load(&path, limits).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// The search's WASM module, built once per test run beside the other guests.
@@ -44,7 +44,7 @@ fn search_wasm() -> PathBuf {
 
 /// The search with a budget of `nodes` positions per move.
 fn search(nodes: u64, limits: &Limits) -> Strategy {
-    let strategy = Strategy::load(&search_wasm(), limits).expect("worms_search.wasm loads");
+    let strategy = botbox::hosted::load(&search_wasm(), limits).expect("worms_search.wasm loads");
     let mut params = Params::new();
     params.insert("nodes".into(), nodes.into());
     strategy.with_params(params)

@@ -36,7 +36,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::runtime::{LimitSpec, Params, Strategy};
+use crate::runtime::{LimitSpec, Params};
 use crate::tournament::runner::{self, Entry, Format};
 use anyhow::Context;
 use serde::Deserialize;
@@ -131,7 +131,7 @@ impl Loaded {
         let mut strategies = Vec::new();
         for (i, spec) in self.file.entries.iter().enumerate() {
             let path = self.resolve(&spec.path);
-            let strategy = Strategy::load(&path, &limits)
+            let strategy = crate::hosted::load(&path, &limits)
                 .with_context(|| {
                     format!(
                         "{}: entries[{i}] (path = {:?})",

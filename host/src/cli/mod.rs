@@ -3,7 +3,6 @@
 mod bench;
 mod board_view;
 mod bs;
-mod bs_view;
 mod check;
 pub mod config;
 mod dice;
@@ -15,8 +14,8 @@ mod limits;
 mod merge;
 mod new;
 mod play;
-pub mod replay;
-pub mod report;
+mod replay;
+mod report;
 mod run;
 mod schemas;
 mod versus;
@@ -28,8 +27,6 @@ mod worms_view;
 use std::process::ExitCode;
 
 /// The replay viewer's page with its frames inside (the league's game pages use it too).
-pub use view::page as view_page;
-
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
@@ -183,8 +180,7 @@ fn load(
     args: &limits::LimitArgs,
 ) -> anyhow::Result<crate::runtime::Strategy> {
     use anyhow::Context;
-    let strategy =
-        crate::runtime::Strategy::load(path, &args.limits()).context("cannot load strategy")?;
+    let strategy = crate::hosted::load(path, &args.limits()).context("cannot load strategy")?;
     Ok(strategy.with_params(args.params()))
 }
 

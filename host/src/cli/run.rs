@@ -269,7 +269,7 @@ pub fn watch_entries<P: Playable + Clone + Send + 'static>(
     let game = game.clone();
     reload::watch(&files, move |index, path| {
         let old = &templates[index].strategy;
-        let strategy = Strategy::load(path, old.limits())
+        let strategy = crate::hosted::load(path, old.limits())
             .map_err(|e| e.to_string())?
             .with_params(old.params().clone());
         smoke(&game, &strategy)?;

@@ -1,6 +1,6 @@
 //! `botbox view REPLAY`: the replay viewer in a browser, served from 127.0.0.1, or written as one
 //! self-contained page with `--html`. The page (`host/web/`) is built into the binary: nothing is
-//! fetched from the internet. Frames come from [`super::replay::frames`], which re-plays the file
+//! fetched from the internet. Frames come from [`crate::view::frames`], which re-plays the file
 //! through the game's engine first.
 
 use std::net::SocketAddr;
@@ -12,7 +12,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 
-use super::replay::frames::{Viewer, frames};
+use crate::view::frames::frames;
 
 /// Show a replay or a report in the browser: a board per move with play, step, scrub and logs; or
 /// a report's standings and charts
@@ -36,40 +36,6 @@ pub struct Args {
     listen: SocketAddr,
 }
 
-const PAGE: &str = include_str!("../../web/viewer.html");
-const CSS: &str = include_str!("../../web/viewer.css");
-const JS: &str = include_str!("../../web/viewer.js");
-
-/// The viewer page with `viewer`'s frames inside (or none: the page then asks for a file).
-pub fn page(viewer: Option<&Viewer>) -> String {
-    let data = match viewer {
-        Some(v) => script_json(&serde_json::to_string(v).expect("frames serialize")),
-        None => "null".into(),
-    };
-    PAGE.replacen("/*CSS*/", CSS, 1)
-        .replacen("/*JS*/", JS, 1)
-        .replacen("/*DATA*/", &data, 1)
-}
-
-/// JSON made safe to embed in a `<script>` element: `<`, `>`, `&`, U+2028 and U+2029 written as
-/// `\u` escapes, so no text a bot chose (`</script>`, `<!--<script>`) can move the HTML parser out
-/// of the element's data state. They only occur inside JSON strings, where the escapes mean the
-/// same characters.
-pub fn script_json(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    for c in json.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let html = match report_of(&args.replay)? {
         // A report (one JSON document, not a replay's lines): its page, with its charts.
@@ -80,7 +46,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
             let file = crate::replay::read(&args.replay)?;
             let viewer =
                 frames(&file).map_err(|e| anyhow::anyhow!("{}: {e:#}", args.replay.display()))?;
-            page(Some(&viewer))
+            crate::view::page::html(Some(&viewer))
         }
     };
     if let Some(out) = &args.html {
@@ -145,20 +111,5 @@ async fn frames_of(body: String) -> Response {
         )
             .into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    /// Nothing in the embedded data can open or close an element or a comment, and it still parses
-    /// to the same strings.
-    #[test]
-    fn embedded_json_holds_no_markup() {
-        let text = "</script><!--<script>&amp;\u{2028}\u{2029}";
-        let json = super::script_json(&serde_json::to_string(&text).unwrap());
-        for bad in ["<", ">", "&", "\u{2028}", "\u{2029}"] {
-            assert!(!json.contains(bad), "{bad:?} in {json}");
-        }
-        assert_eq!(serde_json::from_str::<String>(&json).unwrap(), text);
     }
 }

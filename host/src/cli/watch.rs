@@ -296,7 +296,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let watcher = reload::watch(
         &[(args.bot.clone(), bot.hash().to_string())],
         move |_, path| {
-            Strategy::load(path, &limits)
+            crate::hosted::load(path, &limits)
                 .map(|s| s.with_params(params.clone()))
                 .map_err(|e| e.to_string())
         },

@@ -21,100 +21,12 @@ use crate::replay::ReplayFile;
 use crate::tournament::runner::{Entry, Format, GameRecord, Plan, Playable};
 use crate::tournament::summary;
 
-use super::replay::worms::{Replayed, end_text, replay_names, replayed};
 use super::run::RunArgs;
+use crate::view::replay::worms::{
+    Cell, Replayed, arrow, board_text, cells, describe, end_text, last_head, replay_names, replayed,
+};
 
 const PLAYER_COLOURS: [Color; 2] = [Color::Blue, Color::Red];
-
-/// One cell of the board as the view draws it.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Cell {
-    Free,
-    Obstacle,
-    Hole,
-    Worm {
-        letter: char,
-        seat: usize,
-        /// The way the worm faces, on its head cell.
-        head: Option<botbox_sdk::worms::Direction>,
-    },
-}
-
-/// The arrow a head is drawn with: the way the worm faces.
-fn arrow(direction: botbox_sdk::worms::Direction) -> char {
-    use botbox_sdk::worms::Direction;
-    match direction {
-        Direction::Up => '↑',
-        Direction::Right => '→',
-        Direction::Down => '↓',
-        Direction::Left => '←',
-    }
-}
-
-/// The board's cells and which worm moved last (its head is marked).
-fn cells(game: &Game) -> Vec<Vec<Cell>> {
-    let rows = game.board().rows();
-    let mut grid: Vec<Vec<Cell>> = rows
-        .iter()
-        .map(|row| {
-            row.chars()
-                .map(|c| match c {
-                    '#' => Cell::Obstacle,
-                    'O' => Cell::Hole,
-                    '.' => Cell::Free,
-                    letter => Cell::Worm {
-                        letter,
-                        seat: usize::from(letter.is_ascii_lowercase()),
-                        head: None,
-                    },
-                })
-                .collect()
-        })
-        .collect();
-    for worm in game.observation(0).worms {
-        let [r, c] = worm.head();
-        if let Cell::Worm { head, .. } = &mut grid[r as usize][c as usize] {
-            *head = Some(worm.direction);
-        }
-    }
-    grid
-}
-
-/// The head cell of the worm `turn` moved, if it is still on the board.
-fn last_head(game: &Game, turn: Option<&Turn>) -> Option<[u32; 2]> {
-    let mv = turn?.mv?;
-    let obs = game.observation(0);
-    obs.worms.iter().find(|w| w.id == mv.worm).map(|w| w.head())
-}
-
-/// The board as plain text: the map's characters, the last moved head in brackets.
-pub fn board_text(game: &Game, turn: Option<&Turn>) -> Vec<String> {
-    let marked = last_head(game, turn);
-    cells(game)
-        .iter()
-        .enumerate()
-        .map(|(r, row)| {
-            row.iter()
-                .enumerate()
-                .map(|(c, cell)| {
-                    let ch = match *cell {
-                        Cell::Free => '.',
-                        Cell::Obstacle => '#',
-                        Cell::Hole => 'O',
-                        Cell::Worm { letter, .. } => letter,
-                    };
-                    if marked == Some([r as u32, c as u32]) {
-                        format!("[{ch}]")
-                    } else {
-                        format!(" {ch} ")
-                    }
-                })
-                .collect::<String>()
-                .trim_end()
-                .to_string()
-        })
-        .collect()
-}
 
 /// The board in colour, two terminal columns per cell, the glyph in the first (a free cell `·`, a
 /// worm's letter) and a head's arrow in the second, so every column lines up.
@@ -152,26 +64,6 @@ fn board_lines(game: &Game, turn: Option<&Turn>) -> Vec<Line<'static>> {
             Line::from(spans.collect::<Vec<_>>())
         })
         .collect()
-}
-
-/// What a turn did, for the status line.
-pub(super) fn describe(turn: Option<&Turn>, names: &[String; 2]) -> String {
-    match turn {
-        None => "start".into(),
-        Some(t) => {
-            let who = format!("player {} ({})", t.seat + 1, names[t.seat]);
-            match t.mv {
-                None => format!("turn {}: {who} passes", t.n),
-                Some(mv) => format!(
-                    "turn {}: {who} moves worm {} {}{}",
-                    t.n,
-                    mv.worm,
-                    mv.turn.name(),
-                    if t.fell { " into the hole" } else { "" }
-                ),
-            }
-        }
-    }
 }
 
 fn title(game: &Game, names: &[String; 2], header: &str) -> Line<'static> {

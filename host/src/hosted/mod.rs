@@ -7,10 +7,25 @@
 pub mod bs;
 pub mod g2048;
 
-use crate::runtime::{Answer, Extension, Payload, Transcoder, payload};
+use std::path::Path;
 
-/// Every game's additions to the runtimes; the runtimes read this list ([`crate::runtime::Extension`]).
+use crate::runtime::{
+    Answer, Extension, Limits, LoadError, Payload, Strategy, Transcoder, payload,
+};
+
+/// Every game's additions to the runtimes, handed to them with each strategy loaded
+/// ([`crate::runtime::Extensions`]).
 pub static EXTENSIONS: [&dyn Extension; 2] = [&g2048::G2048, &Wires];
+
+/// Loads a strategy with every game's extensions ([`Strategy::load`]): how botbox loads one.
+pub fn load(path: &Path, limits: &Limits) -> Result<Strategy, LoadError> {
+    Strategy::load(path, limits, &EXTENSIONS)
+}
+
+/// [`load`], naming the file `display` in its messages ([`Strategy::load_as`]).
+pub fn load_as(path: &Path, display: &str, limits: &Limits) -> Result<Strategy, LoadError> {
+    Strategy::load_as(path, display, limits, &EXTENSIONS)
+}
 
 /// The typed wire pair of each decision of the games that have one, for modules that chose postcard
 /// ([`Transcoder`]). Connect Four and games defined only by the contract cross as JSON.

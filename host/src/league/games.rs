@@ -290,7 +290,7 @@ impl Cache {
     ) -> anyhow::Result<Result<Strategy, String>> {
         let path = self.file(kind, bytes)?;
         Ok(
-            Strategy::load_as(&path, name, &limits.limits()).map_err(|e| {
+            crate::hosted::load_as(&path, name, &limits.limits()).map_err(|e| {
                 // A message about reading the file would name the cache; the owner knows the upload.
                 e.to_string().replace(&path.display().to_string(), name)
             }),

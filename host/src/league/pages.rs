@@ -380,7 +380,7 @@ async fn bot(
         .map(|(v, points)| (format!("v{v}"), points))
         .collect();
     let chart = if series.iter().any(|(_, p)| p.len() > 1) {
-        crate::cli::report::line_chart(
+        crate::view::chart::line_chart(
             "rating after each recent game (what the ladder sorts by)",
             "recent games",
             "rating",
@@ -480,7 +480,7 @@ async fn game(
     });
     let viewer = tokio::task::spawn_blocking(move || {
         let file = crate::replay::parse(&text).map_err(|e| e.to_string())?;
-        crate::cli::replay::frames::frames(&file).map_err(|e| format!("{e:#}"))
+        crate::view::frames::frames(&file).map_err(|e| format!("{e:#}"))
     })
     .await;
     let mut viewer = match viewer {
@@ -498,5 +498,5 @@ async fn game(
         }
     };
     viewer.title = format!("league game {id}: {}", stored.record.players.join(" vs "));
-    Html(crate::cli::view_page(Some(&viewer))).into_response()
+    Html(crate::view::page::html(Some(&viewer))).into_response()
 }

@@ -407,7 +407,7 @@ mod tests {
             "return { play = function(o) return { o.hand[1] } end, call = function() return false end }\n",
         )
         .unwrap();
-        let bot = Strategy::load(&file, &crate::runtime::Limits::default()).unwrap();
+        let bot = crate::hosted::load(&file, &crate::runtime::Limits::default()).unwrap();
         let rules = registry::find("connect4").unwrap();
         let played = play(
             rules,

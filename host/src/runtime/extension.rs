@@ -1,6 +1,7 @@
 //! What a game's glue adds to the runtimes, through an interface the runtimes define: a Lua module
 //! in every Luau state (2048's `g2048`) and WASM imports under module `botbox` (`g2048_move`, ...).
-//! The runtimes know no game: they install and link whatever [`all`] lists.
+//! The runtimes know no game: their caller hands them the list ([`Extensions`]) when it loads a
+//! strategy, and they install and link what it holds.
 
 /// A game's additions to every strategy's environment.
 pub trait Extension: Sync + std::fmt::Debug {
@@ -57,7 +58,6 @@ impl Transcoder {
     }
 }
 
-/// Every extension, in the order they are installed: the one place the runtimes meet the games' glue.
-pub(crate) fn all() -> &'static [&'static dyn Extension] {
-    &crate::hosted::EXTENSIONS
-}
+/// The extensions a strategy is loaded with, in the order they are installed: every game's, so one
+/// strategy file may use any game's module (the caller's list: `hosted::EXTENSIONS`).
+pub type Extensions = &'static [&'static dyn Extension];

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use botbox_sdk::{Params, Setup};
-pub use extension::{Extension, Transcoder};
+pub use extension::{Extension, Extensions, Transcoder};
 pub use fault::{Fault, FaultKind, LoadError};
 pub use limits::{LimitSpec, Limits};
 pub use payload::{Answer, Payload};
@@ -65,33 +65,51 @@ impl Strategy {
     /// directory of a Rust guest crate (built for wasm32 with cargo first), or any other executable
     /// file, an external program. Lua is compiled to check its syntax; WASM is compiled and its
     /// imports checked against the ABI; a program is only hashed (it starts with each game).
-    pub fn load(path: &Path, limits: &Limits) -> Result<Strategy, LoadError> {
-        Strategy::from_source(path, source::read(path)?, limits)
+    ///
+    /// `extensions` are what the games add to every strategy's environment (a Lua module, WASM
+    /// imports, transcoders), handed over by the caller: the runtimes know no game.
+    pub fn load(
+        path: &Path,
+        limits: &Limits,
+        extensions: Extensions,
+    ) -> Result<Strategy, LoadError> {
+        Strategy::from_source(path, source::read(path)?, limits, extensions)
     }
 
     /// [`Strategy::load`], naming the file `display` in every message (a compile error, a Lua
     /// error's position) instead of by its path: the league loads an upload from its cache and
     /// names it the way its owner did (`hunter.lua:4: ...`).
-    pub fn load_as(path: &Path, display: &str, limits: &Limits) -> Result<Strategy, LoadError> {
+    pub fn load_as(
+        path: &Path,
+        display: &str,
+        limits: &Limits,
+        extensions: Extensions,
+    ) -> Result<Strategy, LoadError> {
         let mut source = source::read(path)?;
         source.display = display.to_string();
         source.name = Path::new(display)
             .file_stem()
             .map_or_else(|| display.to_string(), |s| s.to_string_lossy().into_owned());
-        Strategy::from_source(path, source, limits)
+        Strategy::from_source(path, source, limits, extensions)
     }
 
     fn from_source(
         path: &Path,
         source: source::Source,
         limits: &Limits,
+        extensions: Extensions,
     ) -> Result<Strategy, LoadError> {
         let program = match source.kind {
-            SourceKind::Lua => Program::Lua(lua::Program::compile(&source.display, &source.bytes)?),
+            SourceKind::Lua => Program::Lua(lua::Program::compile(
+                &source.display,
+                &source.bytes,
+                extensions,
+            )?),
             SourceKind::Wasm | SourceKind::Wat => Program::Wasm(wasm::Program::compile(
                 &source.display,
                 &source.bytes,
                 limits,
+                extensions,
             )?),
             SourceKind::Program => Program::Process(program::Program::new(path)?),
         };

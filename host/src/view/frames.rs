@@ -1,6 +1,6 @@
 //! A replay as the browser viewer draws it (`botbox view`): one frame per position, the start and
 //! then after each move, computed here and not in JavaScript. The replay is first re-played through
-//! its game's engine by the same reader as `botbox replay` ([`super::render`]), so a file that does
+//! its game's engine by the same reader as `botbox replay` ([`super::replay::render`]), so a file that does
 //! not follow is refused before anything is drawn; boards the replay does not record (Wormworld,
 //! games through the contract) come from that engine, so the viewer cannot drift from the rules.
 
@@ -89,7 +89,7 @@ pub enum Board {
 
 /// The frames of a replay, after re-playing it through the engine.
 pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
-    super::render(file, Some(0))?;
+    super::replay::render(file, Some(0))?;
     let h = &file.header;
     let contract = h.params.get("variant").is_some();
     let mut frames = match h.game.as_str() {
@@ -345,7 +345,7 @@ fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
             .map(|a| {
                 a.iter()
                     .filter_map(Value::as_u64)
-                    .map(|c| crate::cli::bs_view::card(c as u32))
+                    .map(|c| super::replay::bs::card(c as u32))
                     .collect()
             })
             .unwrap_or_default();
@@ -380,7 +380,7 @@ fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
 }
 
 fn worms_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
-    let replayed = super::worms::replayed(file)?;
+    let replayed = super::replay::worms::replayed(file)?;
     let board = |g: &crate::games::worms::Game| Board::Grid {
         rows: g
             .observation(0)

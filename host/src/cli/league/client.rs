@@ -280,7 +280,7 @@ pub(super) fn replay(a: ReplayArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| PathBuf::from(format!("league-{}.jsonl", a.id)));
     std::fs::write(&out, &text).with_context(|| format!("writing {}", out.display()))?;
     let file = crate::replay::read(&out)?;
-    println!("{}", crate::cli::replay::render(&file, a.last)?.trim_end());
+    println!("{}", crate::view::replay::render(&file, a.last)?.trim_end());
     eprintln!(
         "saved as {} (`botbox replay {}` shows it again)",
         out.display(),

@@ -159,7 +159,13 @@ mod tests {
 
     #[test]
     fn host_functions_compute_with_the_engine() {
-        let program = Program::compile("probe.wat", PROBE.as_bytes(), &Limits::default()).unwrap();
+        let program = Program::compile(
+            "probe.wat",
+            PROBE.as_bytes(),
+            &Limits::default(),
+            &crate::hosted::EXTENSIONS,
+        )
+        .unwrap();
         let setup = Setup::new("2048", 1, 0);
         let mut bot = program.instantiate(&setup, &Limits::default()).unwrap();
         let obs = Observation {

@@ -46,7 +46,7 @@ use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value};
 
 use super::log::Log;
 use super::watchdog::Deadline;
-use super::{Answer, Fault, FaultKind, Limits, LoadError, Payload, Setup};
+use super::{Answer, Extensions, Fault, FaultKind, Limits, LoadError, Payload, Setup};
 
 /// A Lua strategy's source, checked for syntax and compiled to bytecode once at load time: every
 /// game's fresh state then loads the bytecode, which costs microseconds where compiling the source
@@ -59,6 +59,8 @@ pub struct Program {
     chunk_name: String,
     /// Unique in the process: idle states are pooled per program.
     id: u64,
+    /// What the games add to every state (their modules), from the caller.
+    extensions: Extensions,
 }
 
 static NEXT_PROGRAM: AtomicU64 = AtomicU64::new(1);
@@ -68,7 +70,11 @@ static NEXT_PROGRAM: AtomicU64 = AtomicU64::new(1);
 pub const MAX_SOURCE: usize = 1 << 20;
 
 impl Program {
-    pub fn compile(display: &str, bytes: &[u8]) -> Result<Program, LoadError> {
+    pub fn compile(
+        display: &str,
+        bytes: &[u8],
+        extensions: Extensions,
+    ) -> Result<Program, LoadError> {
         if bytes.len() > MAX_SOURCE {
             return Err(LoadError::Syntax {
                 message: format!(
@@ -95,6 +101,7 @@ impl Program {
             bytecode,
             chunk_name,
             id: NEXT_PROGRAM.fetch_add(1, Ordering::Relaxed),
+            extensions,
         })
     }
 
@@ -262,7 +269,7 @@ impl Vm {
         lua.gc_set_mode(mlua::state::GcMode::Incremental(
             mlua::state::GcIncParams::default().goal(GC_GOAL),
         ));
-        let prepared = prepare(&lua, &shared).map_err(load)?;
+        let prepared = prepare(&lua, &shared, program.extensions).map_err(load)?;
         lua.set_memory_limit(hard_limit(limits.memory))
             .map_err(load)?;
         install_interrupt(&lua, &shared).map_err(load)?;

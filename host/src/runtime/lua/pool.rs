@@ -142,7 +142,7 @@ return {
 
     #[test]
     fn a_reused_state_carries_nothing_from_one_game_to_the_next() {
-        let program = Program::compile("carrier.lua", CARRIER.as_bytes()).unwrap();
+        let program = Program::compile("carrier.lua", CARRIER.as_bytes(), &[]).unwrap();
         let mut first_random = None;
         for game in 1..=5u64 {
             let mut instance = start(&program, 7);
@@ -191,8 +191,8 @@ return {
 
     #[test]
     fn identities_are_the_same_in_every_game_whatever_ran_before_on_the_state() {
-        let program = Program::compile("identities.lua", IDENTITIES.as_bytes()).unwrap();
-        let other = Program::compile("carrier.lua", CARRIER.as_bytes()).unwrap();
+        let program = Program::compile("identities.lua", IDENTITIES.as_bytes(), &[]).unwrap();
+        let other = Program::compile("carrier.lua", CARRIER.as_bytes(), &[]).unwrap();
         let mut first = None;
         for game in 1..=4u64 {
             // Other work on the thread between games, and a state reused from game 2 on.
@@ -215,7 +215,7 @@ return {
     #[test]
     fn the_memory_counters_are_absent() {
         let source = "return { look = function() return {type(gcinfo), type(collectgarbage)} end }";
-        let program = Program::compile("counters.lua", source.as_bytes()).unwrap();
+        let program = Program::compile("counters.lua", source.as_bytes(), &[]).unwrap();
         let seen: serde_json::Value = start(&program, 1)
             .call("look", &serde_json::Value::Null)
             .unwrap();
@@ -230,7 +230,7 @@ function M.fine() return 1 end
 function M.loop() for i = 1, math.huge do end end
 return M
 "#;
-        let program = Program::compile("faulty.lua", source.as_bytes()).unwrap();
+        let program = Program::compile("faulty.lua", source.as_bytes(), &[]).unwrap();
         let mut first = start(&program, 1);
         assert_eq!(games_of(&first), 1);
         let fault = first
@@ -256,8 +256,8 @@ return M
 
     #[test]
     fn states_are_kept_per_program_and_limits() {
-        let a = Program::compile("a.lua", b"return {}").unwrap();
-        let b = Program::compile("b.lua", b"return {}").unwrap();
+        let a = Program::compile("a.lua", b"return {}", &[]).unwrap();
+        let b = Program::compile("b.lua", b"return {}", &[]).unwrap();
         drop(start(&a, 1));
         assert_eq!(
             games_of(&start(&b, 1)),

@@ -73,7 +73,11 @@ pub(super) struct Prepared {
 
 /// Sets up the globals before the sandbox closes them: removes what must not exist, routes `print` to
 /// the log, adds the game modules, builds the trusted wrapper, then closes the sandbox.
-pub(super) fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> {
+pub(super) fn prepare(
+    lua: &Lua,
+    shared: &Rc<Shared>,
+    extensions: crate::runtime::Extensions,
+) -> mlua::Result<Prepared> {
     let globals = lua.globals();
     for name in REMOVED {
         globals.raw_set(name, Value::Nil)?;
@@ -108,7 +112,7 @@ pub(super) fn prepare(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Prepared> 
     static NEW_GAME_CODE: LazyLock<Vec<u8>> = LazyLock::new(|| compile_trusted(NEW_GAME));
     let new_game = load_trusted(lua, "=botbox", &NEW_GAME_CODE)?
         .call::<Function>((begin_identities, randomseed))?;
-    for extension in crate::runtime::extension::all() {
+    for extension in extensions {
         extension.install_lua(lua)?;
     }
     let meter = install_costs(lua, shared)?;

@@ -98,6 +98,8 @@ fn config(memory_cap: usize, metered: bool) -> Config {
 pub struct Program {
     pre: InstancePre<StoreData>,
     display: String,
+    /// The games' imports and transcoders, from the caller.
+    extensions: super::Extensions,
 }
 
 impl fmt::Debug for Program {
@@ -112,7 +114,12 @@ impl Program {
     /// Compiles WASM bytes or WAT text, refuses imports the ABI does not offer, and pre-links the rest.
     /// A module over a cap on its shape ([`MAX_MODULE_BYTES`] and the others), or one that does not
     /// compile within `limits.compile_time`, is refused with [`LoadError::TooCostly`].
-    pub fn compile(display: &str, bytes: &[u8], limits: &Limits) -> Result<Program, LoadError> {
+    pub fn compile(
+        display: &str,
+        bytes: &[u8],
+        limits: &Limits,
+        extensions: super::Extensions,
+    ) -> Result<Program, LoadError> {
         let file = display.to_string();
         let abi = |message: String| LoadError::Abi {
             file: file.clone(),
@@ -137,9 +144,7 @@ impl Program {
         for import in module.imports() {
             let offered = |name: &str| {
                 host::NAMES.contains(&name)
-                    || super::extension::all()
-                        .iter()
-                        .any(|e| e.wasm_imports().contains(&name))
+                    || extensions.iter().any(|e| e.wasm_imports().contains(&name))
             };
             if import.module() != host::MODULE || !offered(import.name()) {
                 return Err(LoadError::ForbiddenImport {
@@ -162,7 +167,7 @@ impl Program {
         }
         let mut linker = Linker::new(&engine);
         host::define(&mut linker).map_err(|e| abi(format!("{e:#}")))?;
-        for extension in super::extension::all() {
+        for extension in extensions {
             extension
                 .link_wasm(&mut linker)
                 .map_err(|e| abi(format!("{e:#}")))?;
@@ -170,7 +175,11 @@ impl Program {
         let pre = linker
             .instantiate_pre(&module)
             .map_err(|e| abi(format!("{e:#}")))?;
-        Ok(Program { pre, display: file })
+        Ok(Program {
+            pre,
+            display: file,
+            extensions,
+        })
     }
 
     pub fn instantiate(&self, setup: &Setup, limits: &Limits) -> Result<Instance, Fault> {
@@ -238,6 +247,8 @@ pub struct Instance {
     functions: Vec<(String, Decision, Option<Transcoder>)>,
     /// The game's name, from the setup, for the transcoders.
     game: String,
+    /// Where the transcoders come from (the program's extensions).
+    extensions: super::Extensions,
     /// The observation's bytes, in a buffer kept from call to call.
     input: Vec<u8>,
     /// Whether the module chose postcard (`botbox_encoding` answered 1) for the payloads that have it.
@@ -298,6 +309,7 @@ impl Instance {
             input: Vec::new(),
             binary: false,
             game: setup.game.clone(),
+            extensions: program.extensions,
             instance,
             limits: limits.clone(),
         };
@@ -449,7 +461,7 @@ impl Instance {
                 )
             })?;
         let transcoder = if self.binary {
-            super::extension::all()
+            self.extensions
                 .iter()
                 .find_map(|e| e.transcoder(&self.game, name))
         } else {

@@ -13,7 +13,7 @@ use crate::replay::ReplayFile;
 use crate::runtime::Fault;
 use serde::Deserialize;
 
-use super::replay::{check_seats, difference, parse, same_result};
+use super::{check_seats, difference, parse, same_result};
 
 /// A card as rank and suit letter: `0c` is card 0, `12s` card 51.
 pub fn card(id: u32) -> String {

@@ -21,7 +21,8 @@ struct End {
 
 /// A Wormworld replay re-played: every position (the start, then after each turn), the turns as the
 /// engine played them, and the end as a line of text (`None` when the replay has no end line).
-pub(in crate::cli) struct Replayed {
+#[derive(Debug)]
+pub struct Replayed {
     pub games: Vec<Game>,
     pub turns: Vec<Turn>,
     pub end: Option<String>,
@@ -31,7 +32,7 @@ pub(in crate::cli) struct Replayed {
 /// turn limit and start board must be the header's), each turn must be the turn of the seat to move,
 /// numbered next, with a legal move (or a pass when that seat has none) and the recorded fall, and
 /// the end must be the engine's, or a fault in a game still going with the winner the fault gives.
-pub(in crate::cli) fn replayed(file: &ReplayFile) -> anyhow::Result<Replayed> {
+pub fn replayed(file: &ReplayFile) -> anyhow::Result<Replayed> {
     let h = &file.header;
     let hl = file.header_line;
     check_seats(file, 2)?;
@@ -132,7 +133,7 @@ pub(in crate::cli) fn replayed(file: &ReplayFile) -> anyhow::Result<Replayed> {
     Ok(Replayed { games, turns, end })
 }
 
-pub(in crate::cli) fn replay_names(file: &ReplayFile) -> [String; 2] {
+pub fn replay_names(file: &ReplayFile) -> [String; 2] {
     let name = |i: usize| {
         file.header
             .strategies
@@ -142,7 +143,7 @@ pub(in crate::cli) fn replay_names(file: &ReplayFile) -> [String; 2] {
     [name(0), name(1)]
 }
 
-pub(in crate::cli) fn end_text(end: Option<&str>) -> String {
+pub fn end_text(end: Option<&str>) -> String {
     end.map_or_else(
         || "the replay has no end line: the game was cut short".into(),
         str::to_string,
@@ -150,10 +151,7 @@ pub(in crate::cli) fn end_text(end: Option<&str>) -> String {
 }
 
 /// Prints a Wormworld replay as text: the board after each turn (the last `last` turns if given).
-pub(in crate::cli) fn print_replay(
-    file: &ReplayFile,
-    last: Option<usize>,
-) -> anyhow::Result<String> {
+pub fn print_replay(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
     let mut text = String::new();
     let out = &mut text;
     use std::fmt::Write as _;
@@ -172,17 +170,13 @@ pub(in crate::cli) fn print_replay(
     let from = last.map_or(0, |n| turns.len().saturating_sub(n));
     if from == 0 {
         writeln!(out, "\nstart")?;
-        for line in crate::cli::worms_view::board_text(&games[0], None) {
+        for line in board_text(&games[0], None) {
             writeln!(out, "{line}")?;
         }
     }
     for (i, turn) in turns.iter().enumerate().skip(from) {
-        writeln!(
-            out,
-            "\n{}",
-            crate::cli::worms_view::describe(Some(turn), &names)
-        )?;
-        for line in crate::cli::worms_view::board_text(&games[i + 1], Some(turn)) {
+        writeln!(out, "\n{}", describe(Some(turn), &names))?;
+        for line in board_text(&games[i + 1], Some(turn)) {
             writeln!(out, "{line}")?;
         }
     }
@@ -192,4 +186,114 @@ pub(in crate::cli) fn print_replay(
         super::print_logs(out, &names, &recorded.logs)?;
     }
     Ok(text)
+}
+
+/// One cell of the board as the view draws it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    Free,
+    Obstacle,
+    Hole,
+    Worm {
+        letter: char,
+        seat: usize,
+        /// The way the worm faces, on its head cell.
+        head: Option<botbox_sdk::worms::Direction>,
+    },
+}
+
+/// The arrow a head is drawn with: the way the worm faces.
+pub fn arrow(direction: botbox_sdk::worms::Direction) -> char {
+    use botbox_sdk::worms::Direction;
+    match direction {
+        Direction::Up => '↑',
+        Direction::Right => '→',
+        Direction::Down => '↓',
+        Direction::Left => '←',
+    }
+}
+
+/// The board's cells and which worm moved last (its head is marked).
+pub fn cells(game: &Game) -> Vec<Vec<Cell>> {
+    let rows = game.board().rows();
+    let mut grid: Vec<Vec<Cell>> = rows
+        .iter()
+        .map(|row| {
+            row.chars()
+                .map(|c| match c {
+                    '#' => Cell::Obstacle,
+                    'O' => Cell::Hole,
+                    '.' => Cell::Free,
+                    letter => Cell::Worm {
+                        letter,
+                        seat: usize::from(letter.is_ascii_lowercase()),
+                        head: None,
+                    },
+                })
+                .collect()
+        })
+        .collect();
+    for worm in game.observation(0).worms {
+        let [r, c] = worm.head();
+        if let Cell::Worm { head, .. } = &mut grid[r as usize][c as usize] {
+            *head = Some(worm.direction);
+        }
+    }
+    grid
+}
+
+/// The head cell of the worm `turn` moved, if it is still on the board.
+pub fn last_head(game: &Game, turn: Option<&Turn>) -> Option<[u32; 2]> {
+    let mv = turn?.mv?;
+    let obs = game.observation(0);
+    obs.worms.iter().find(|w| w.id == mv.worm).map(|w| w.head())
+}
+
+/// The board as plain text: the map's characters, the last moved head in brackets.
+pub fn board_text(game: &Game, turn: Option<&Turn>) -> Vec<String> {
+    let marked = last_head(game, turn);
+    cells(game)
+        .iter()
+        .enumerate()
+        .map(|(r, row)| {
+            row.iter()
+                .enumerate()
+                .map(|(c, cell)| {
+                    let ch = match *cell {
+                        Cell::Free => '.',
+                        Cell::Obstacle => '#',
+                        Cell::Hole => 'O',
+                        Cell::Worm { letter, .. } => letter,
+                    };
+                    if marked == Some([r as u32, c as u32]) {
+                        format!("[{ch}]")
+                    } else {
+                        format!(" {ch} ")
+                    }
+                })
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect()
+}
+
+/// What a turn did, for the status line.
+pub fn describe(turn: Option<&Turn>, names: &[String; 2]) -> String {
+    match turn {
+        None => "start".into(),
+        Some(t) => {
+            let who = format!("player {} ({})", t.seat + 1, names[t.seat]);
+            match t.mv {
+                None => format!("turn {}: {who} passes", t.n),
+                Some(mv) => format!(
+                    "turn {}: {who} moves worm {} {}{}",
+                    t.n,
+                    mv.worm,
+                    mv.turn.name(),
+                    if t.fell { " into the hole" } else { "" }
+                ),
+            }
+        }
+    }
 }

@@ -40,7 +40,7 @@ fn the_rust_ports_decide_as_the_lua_files() {
         .iter()
         .map(|n| {
             let path = format!("{root}/strategies/lua/bs/{n}.lua");
-            Strategy::load(path.as_ref(), &Limits::default()).expect("a reference bot")
+            botbox::hosted::load(path.as_ref(), &Limits::default()).expect("a reference bot")
         })
         .collect();
     let mut decisions = 0;

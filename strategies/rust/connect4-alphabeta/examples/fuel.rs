@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use botbox::games::connect4::Game;
-use botbox::runtime::{Limits, Setup, Strategy};
+use botbox::runtime::{Limits, Setup};
 use botbox_sdk::connect4::{Move, Observation};
 
 fn main() {
@@ -37,7 +37,7 @@ fn main() {
                 fuel,
                 ..Limits::default()
             };
-            let strategy = Strategy::load(&wasm, &limits).expect("the module loads");
+            let strategy = botbox::hosted::load(&wasm, &limits).expect("the module loads");
             // Setting up costs fuel too (the transposition table); too little fails either.
             strategy
                 .instantiate(&Setup::new("connect4", 1, 0))

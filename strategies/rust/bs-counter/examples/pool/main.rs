@@ -128,7 +128,7 @@ fn main() {
                     Some(_) => name.clone(),
                     None => format!("{root}/strategies/lua/bs/{name}.lua"),
                 };
-                Entry::Lua(Strategy::load(path.as_ref(), &Limits::default()).expect(&path))
+                Entry::Lua(botbox::hosted::load(path.as_ref(), &Limits::default()).expect(&path))
             }
             _ => {
                 assert!(

@@ -26,7 +26,7 @@ pub fn lua(name: &str) -> Loaded {
         "{}/../../lua/connect4/{name}.lua",
         env!("CARGO_MANIFEST_DIR")
     );
-    Loaded::load(std::path::Path::new(&path), &Limits::default())
+    botbox::hosted::load(std::path::Path::new(&path), &Limits::default())
         .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

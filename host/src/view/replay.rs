@@ -1,0 +1,146 @@
+//! A replay as text, move by move: what `botbox replay` prints, and the check the viewer's frames
+//! start from.
+//!
+//! Replays are re-played, not believed: every reader starts the game's engine from the header (seed,
+//! board size, dice, map, deal, variant), makes each recorded move in it, and refuses the first line
+//! that does not follow with `FILE:LINE: what is wrong`; the views then print what the engine
+//! produced. Text the engine cannot check (strategy names, hashes, limits, fault messages, logs) is
+//! shown as recorded.
+
+pub mod bs;
+mod contract;
+mod dice;
+mod g2048;
+pub mod worms;
+
+use std::fmt::Write as _;
+
+use crate::replay::ReplayFile;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// A replay re-played through its game's engine and printed (its last `last` turns, if given); the
+/// first line that does not follow is refused with `FILE:LINE`.
+pub fn render(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
+    // Games recorded through the game contract (`tournament::versus`) name a variant; the older
+    // writers of 2048, dice, BS and Wormworld have readers of their own.
+    if file.header.params.get("variant").is_some() {
+        return contract::print_contract(file, last);
+    }
+    match file.header.game.as_str() {
+        "2048" => g2048::print_2048(file, last),
+        "dice" => dice::print_dice(file, last),
+        "bs" => bs::print_replay(file, last),
+        "worms" => worms::print_replay(file, last),
+        _ => contract::print_contract(file, last),
+    }
+}
+
+/// A JSON value on one line, cut to a readable length.
+pub(super) fn short(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(120) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text,
+    }
+}
+
+/// Where the recorded `recorded` and the engine's `replayed` differ, naming the first field that
+/// does (`None` when they are the same).
+pub(super) fn difference<T: Serialize>(recorded: &T, replayed: &T) -> Option<String> {
+    let recorded = serde_json::to_value(recorded).unwrap_or(Value::Null);
+    let replayed = serde_json::to_value(replayed).unwrap_or(Value::Null);
+    if recorded == replayed {
+        return None;
+    }
+    if let (Value::Object(r), Value::Object(e)) = (&recorded, &replayed) {
+        for (key, engine) in e {
+            let said = r.get(key).unwrap_or(&Value::Null);
+            if said != engine {
+                return Some(format!(
+                    "`{key}` is {}, the engine's is {}",
+                    short(said),
+                    short(engine)
+                ));
+            }
+        }
+    }
+    Some(format!(
+        "{} is not the engine's {}",
+        short(&recorded),
+        short(&replayed)
+    ))
+}
+
+/// Reads `value` (a part of line `line`) as a `T`, or says what is wrong with it.
+pub(super) fn parse<T: DeserializeOwned>(
+    file: &ReplayFile,
+    line: usize,
+    what: &str,
+    value: &Value,
+) -> anyhow::Result<T> {
+    T::deserialize(value).map_err(|e| file.bad(line, format!("{what}: {e}")).into())
+}
+
+/// Refuses an end line whose result (winner, reason, turns) is not what re-playing the game gave.
+pub(super) fn same_result<T: PartialEq + std::fmt::Debug>(
+    file: &ReplayFile,
+    line: usize,
+    said: &T,
+    engine: &T,
+) -> anyhow::Result<()> {
+    if said != engine {
+        return Err(file
+            .bad(
+                line,
+                format!(
+                    "the result (winner, reason, turns) {said:?} is not the re-played game's \
+                     {engine:?}"
+                ),
+            )
+            .into());
+    }
+    Ok(())
+}
+/// Checks that the header names `expected` strategies (the game's seats).
+/// The error for an end line that claims a game over (without a fault) the engine has not ended.
+pub(super) fn not_over(file: &ReplayFile, line: usize, turns: u32) -> anyhow::Error {
+    file.bad(
+        line,
+        format!("the game ends without a fault after turn {turns}, which does not end it"),
+    )
+    .into()
+}
+
+pub(super) fn check_seats(file: &ReplayFile, expected: usize) -> anyhow::Result<()> {
+    let n = file.header.strategies.len();
+    if n != expected {
+        return Err(file
+            .bad(
+                file.header_line,
+                format!("the header names {n} strategies; this game has {expected}"),
+            )
+            .into());
+    }
+    Ok(())
+}
+
+/// Each seat's log from a replay's end line (its first 40 lines), under the seat's name.
+pub(super) fn print_logs(
+    out: &mut String,
+    names: &[&str],
+    logs: &[Vec<String>],
+) -> std::fmt::Result {
+    for (seat, lines) in logs.iter().enumerate() {
+        if lines.is_empty() {
+            continue;
+        }
+        let who = names.get(seat).copied().unwrap_or("?");
+        writeln!(out, "log of seat {seat} ({who}), {} lines:", lines.len())?;
+        for l in lines.iter().take(40) {
+            writeln!(out, "  | {l}")?;
+        }
+    }
+    Ok(())
+}
