@@ -4,11 +4,9 @@ use botbox::cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
     quiet_on_closed_stdout();
-    match cli::run(cli::Cli::parse()) {
+    match cli::run(cli::parse()) {
         Ok(code) => cli::interrupted().unwrap_or(code),
         Err(e) if closed_stdout(&e) => ExitCode::SUCCESS,
         Err(e) => {

@@ -3,30 +3,29 @@
 
 use std::path::Path;
 
-use botbox_sdk::{Setup, bs, connect4, dice, g2048, worms};
+use botbox_sdk::Setup;
 use schemars::schema_for;
 
-/// Every published schema: its file name and its text.
-pub fn all() -> Vec<(&'static str, String)> {
-    let schemas = [
-        ("setup.json", schema_for!(Setup)),
-        ("2048.observation.json", schema_for!(g2048::Observation)),
-        ("2048.action.json", schema_for!(g2048::Direction)),
-        ("worms.observation.json", schema_for!(worms::Observation)),
-        ("worms.action.json", schema_for!(worms::Action)),
-        ("dice.observation.json", schema_for!(dice::Observation)),
-        ("dice.action.json", schema_for!(dice::Action)),
-        ("bs.play.observation.json", schema_for!(bs::PlayObservation)),
-        ("bs.play.action.json", schema_for!(bs::PlayAction)),
-        ("bs.call.observation.json", schema_for!(bs::CallObservation)),
-        ("bs.call.action.json", schema_for!(bs::CallAction)),
-        ("bs.event.json", schema_for!(bs::Event)),
-        (
-            "connect4.observation.json",
-            schema_for!(connect4::Observation),
-        ),
-        ("connect4.action.json", schema_for!(connect4::Action)),
-    ];
+use crate::games::registry;
+
+/// Every published schema: its file name and its text. The set-up, then each registered game's
+/// wire types in the registry's order ([`crate::games::contract::WireDecision`]).
+pub fn all() -> Vec<(String, String)> {
+    let mut schemas = vec![("setup.json".to_string(), schema_for!(Setup))];
+    for game in registry::all() {
+        for decision in game.info().wire {
+            match decision.action {
+                Some(action) => {
+                    schemas.push((
+                        format!("{}.observation.json", decision.stem),
+                        (decision.observation)(),
+                    ));
+                    schemas.push((format!("{}.action.json", decision.stem), action()));
+                }
+                None => schemas.push((format!("{}.json", decision.stem), (decision.observation)())),
+            }
+        }
+    }
     schemas
         .into_iter()
         .map(|(name, schema)| {
@@ -48,7 +47,7 @@ pub fn write_all(dir: &Path) -> std::io::Result<()> {
 }
 
 /// The schemas whose file in `dir` is missing or differs from the types.
-pub fn stale(dir: &Path) -> Vec<&'static str> {
+pub fn stale(dir: &Path) -> Vec<String> {
     all()
         .into_iter()
         .filter(|(name, text)| {

@@ -411,6 +411,82 @@ fn check_refuses_an_unknown_game_naming_the_games() {
         err.contains("unknown game \"chess\"") && !err.contains("No such file"),
         "{err}"
     );
+    // A misspelt game is named as one, with the closest name, wherever a game is expected; not
+    // taken for a tournament file whose flags are then unexpected.
+    for args in [
+        &["tournament", "wroms", "--players", "a.lua", "b.lua"][..],
+        &["match", "wroms", "a.lua", "b.lua"],
+        &["check", "wroms", "a.lua"],
+    ] {
+        let out = botbox(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("unknown game \"wroms\" (did you mean worms?)")
+                && !err.contains("--players"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// `match` and `tournament` take one set of flags for every game; a game refuses the set-up flags
+/// it does not read, and the seats it has decide how many strategies a match takes.
+#[test]
+fn match_and_tournament_refuse_what_a_game_does_not_use() {
+    let c4 = [
+        "strategies/lua/connect4/center.lua",
+        "strategies/lua/connect4/random.lua",
+    ];
+    for (args, said) in [
+        (
+            [
+                &["match", "connect4"][..],
+                &c4,
+                &["--map", "examples/worms/arena.txt"],
+            ]
+            .concat(),
+            "connect4 does not use --map (it reads --variant, --openings)",
+        ),
+        (
+            [&["match", "bs"][..], &c4].concat(),
+            "bs is played by 4 players: give 4 strategies, not 2",
+        ),
+        (
+            [
+                &["tournament", "bs", "--players"][..],
+                &c4,
+                &["--openings", "2"],
+            ]
+            .concat(),
+            "bs does not use --openings (bs has no set-up to choose)",
+        ),
+        (
+            [&["match", "connect4"][..], &c4, &["--live"]].concat(),
+            "connect4 has no live view",
+        ),
+        (
+            [&["match", "dice"][..], &c4, &["--variant", "strict"]].concat(),
+            "only the free variant",
+        ),
+    ] {
+        let out = botbox(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
+    // Every registered game is a subcommand of both, with its own examples.
+    for command in ["match", "tournament"] {
+        let help = stdout(&botbox(&[command, "--help"]));
+        for game in ["2048", "dice", "bs", "worms", "connect4"] {
+            assert!(help.contains(&format!("\n  {game} ")), "{command}: {help}");
+        }
+    }
+    let help = stdout(&botbox(&["match", "worms", "--help"]));
+    assert!(
+        help.contains("botbox match worms strategies/lua/worms/greedy.lua")
+            && help.contains("docs/worms.md"),
+        "{help}"
+    );
 }
 
 #[test]

@@ -1,8 +1,8 @@
-//! Every registered game through every command: the list comes from `botbox games --json`, so a new
-//! game must be given its bundled bots here (the test fails until it is) and then passes `check`,
-//! `match` (or `bench` for a solo game), `tournament` from a TOML file, `watch`, `replay`, and
-//! `--shard` + `merge`; and its reports are byte for byte the same at `--jobs 1` and `--jobs 2`
-//! and when merged from shards.
+//! Every registered game through every command: the list and each game's bundled bots come from
+//! `botbox games --json`; a game that needs a set-up beyond its default variant (a map, dice) has it
+//! here. Every game passes `check`, `match`, `tournament` from a TOML file, `watch`, `replay`, and `--shard` +
+//! `merge`; and its reports are byte for byte the same at `--jobs 1` and `--jobs 2` and when
+//! merged from shards.
 
 use std::path::Path;
 
@@ -10,10 +10,9 @@ use serde_json::Value;
 
 use crate::util::{at, botbox, scratch, stderr, stdout};
 
-/// What a game needs to be played by the commands: its bundled bots (as many as a match seats)
-/// and the lines of a tournament file that set it up.
+/// What a game needs to be played by the commands beyond its bundled bots (which `botbox games
+/// --json` lists): the lines of a tournament file that set it up.
 struct Setup {
-    bots: &'static [&'static str],
     toml: &'static str,
     /// The flags of `match` and `watch` that set the game up.
     flags: &'static [&'static str],
@@ -22,66 +21,84 @@ struct Setup {
 fn setup(game: &str) -> Setup {
     match game {
         "2048" => Setup {
-            bots: &[
-                "strategies/lua/g2048/corner.lua",
-                "strategies/lua/g2048/greedy.lua",
-            ],
             toml: "variants = [\"4x4\"]\ngames = 3\n",
             flags: &[],
         },
         "dice" => Setup {
-            bots: &[
-                "strategies/lua/dice/frontmost.lua",
-                "strategies/lua/dice/capture_first.lua",
-            ],
             toml: "variant = \"free\"\ndice = \"DICE\"\ndie = [1]\ngames = 4\n",
             flags: &["--dice", "examples/dice/wuerfel0.txt", "--die", "1"],
         },
         "bs" => Setup {
-            bots: &[
-                "strategies/lua/bs/player1.lua",
-                "strategies/lua/bs/player3.lua",
-                "strategies/lua/bs/player4.lua",
-                "strategies/lua/bs/hoarder.lua",
-            ],
             toml: "games = 12\n",
             flags: &[],
         },
         "worms" => Setup {
-            bots: &[
-                "strategies/lua/worms/greedy.lua",
-                "strategies/lua/worms/random.lua",
-            ],
             toml: "maps = [\"MAP\"]\nopenings = 2\ngames = 4\n",
             flags: &["--map", "examples/worms/arena.txt"],
         },
         "connect4" => Setup {
-            bots: &[
-                "strategies/lua/connect4/center.lua",
-                "strategies/lua/connect4/random.lua",
-            ],
             toml: "variants = [\"standard\", \"5x4-3\"]\nopenings = 2\ngames = 4\n",
             flags: &[],
         },
-        other => {
-            panic!("{other} is registered: give it its bundled bots in tests/suite/registry.rs")
-        }
+        // A game set up by its default variant needs nothing more.
+        _ => Setup {
+            toml: "openings = 2\ngames = 4\n",
+            flags: &[],
+        },
     }
 }
 
-/// The registered games' names, as `botbox games --json` lists them.
-fn games() -> Vec<String> {
+/// A registered game as `botbox games --json` lists it: its name, its bundled bots and its seats.
+struct Game {
+    name: String,
+    bots: Vec<String>,
+    seats: usize,
+}
+
+impl Game {
+    /// The bundled bots a match seats: one per seat.
+    fn seated(&self) -> Vec<&str> {
+        self.bots
+            .iter()
+            .take(self.seats)
+            .map(String::as_str)
+            .collect()
+    }
+}
+
+/// The registered games, as `botbox games --json` lists them.
+fn games() -> Vec<Game> {
     let out = botbox(&["games", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let list: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let names: Vec<String> = list
+    let games: Vec<Game> = list
         .as_array()
         .unwrap()
         .iter()
-        .map(|g| g["name"].as_str().unwrap().to_string())
+        .map(|g| Game {
+            name: g["name"].as_str().unwrap().to_string(),
+            bots: g["bots"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b.as_str().unwrap().to_string())
+                .collect(),
+            seats: g["seats"]["max"].as_u64().unwrap() as usize,
+        })
         .collect();
-    assert_eq!(names.len(), 5, "{names:?}");
-    names
+    assert!(games.len() >= 5, "{} games", games.len());
+    for g in &games {
+        assert!(
+            g.bots.len() >= g.seats.max(2),
+            "{}: {} bundled bots",
+            g.name,
+            g.bots.len()
+        );
+        for bot in &g.bots {
+            assert!(at(bot).is_file(), "{}: {bot} is not a file", g.name);
+        }
+    }
+    games
 }
 
 fn ok(args: &[&str]) -> String {
@@ -92,27 +109,23 @@ fn ok(args: &[&str]) -> String {
 
 #[test]
 fn check_plays_a_smoke_game_of_every_game() {
-    for game in games() {
-        let s = setup(&game);
-        let text = ok(&["check", &game, s.bots[0], "--games", "1"]);
+    for g in games() {
+        let game = g.name;
+        let text = ok(&["check", &game, &g.bots[0], "--games", "1"]);
         assert!(text.contains("smoke game"), "{game}: {text}");
     }
 }
 
 #[test]
 fn match_or_bench_plays_every_game_and_writes_replays_that_replay() {
-    for game in games() {
+    for g in games() {
+        let game = g.name.clone();
         let s = setup(&game);
         let dir = scratch(&format!("registry/match-{game}"));
         let replays = dir.join("replays");
         let json = dir.join("report.json");
-        let mut args: Vec<&str> = if game == "2048" {
-            vec!["bench", "2048", s.bots[0]]
-        } else {
-            let mut a = vec!["match", game.as_str()];
-            a.extend(s.bots);
-            a
-        };
+        let mut args: Vec<&str> = vec!["match", game.as_str()];
+        args.extend(g.seated());
         args.extend(s.flags);
         args.extend([
             "--games",
@@ -134,7 +147,8 @@ fn match_or_bench_plays_every_game_and_writes_replays_that_replay() {
 }
 
 /// Writes a tournament file for `game` into `dir`, entries the game's bundled bots.
-fn tournament_file(game: &str, dir: &Path) -> std::path::PathBuf {
+fn tournament_file(g: &Game, dir: &Path) -> std::path::PathBuf {
+    let game = g.name.as_str();
     let s = setup(game);
     let mut text = format!("game = \"{game}\"\nseed = 3\n");
     text.push_str(
@@ -142,7 +156,7 @@ fn tournament_file(game: &str, dir: &Path) -> std::path::PathBuf {
             .replace("DICE", at("examples/dice/wuerfel0.txt").to_str().unwrap())
             .replace("MAP", at("examples/worms/arena.txt").to_str().unwrap()),
     );
-    for bot in s.bots {
+    for bot in &g.bots {
         text.push_str(&format!(
             "\n[[entries]]\npath = \"{}\"\n",
             at(bot).display()
@@ -155,9 +169,10 @@ fn tournament_file(game: &str, dir: &Path) -> std::path::PathBuf {
 
 #[test]
 fn tournament_files_give_the_same_report_at_any_job_count_and_merged_from_shards() {
-    for game in games() {
+    for g in games() {
+        let game = g.name.clone();
         let dir = scratch(&format!("registry/tournament-{game}"));
-        let file = tournament_file(&game, &dir);
+        let file = tournament_file(&g, &dir);
         let file = file.to_str().unwrap();
         let report = |name: &str, extra: &[&str]| {
             let json = dir.join(name);
@@ -191,12 +206,13 @@ fn tournament_files_give_the_same_report_at_any_job_count_and_merged_from_shards
 
 #[test]
 fn watch_evaluates_a_bot_in_every_game() {
-    for game in games() {
+    for g in games() {
+        let game = g.name.clone();
         let s = setup(&game);
-        let mut args = vec!["watch", s.bots[0], "--game", game.as_str()];
-        if game != "2048" {
+        let mut args = vec!["watch", g.bots[0].as_str(), "--game", game.as_str()];
+        if g.seats > 1 {
             args.push("--vs");
-            args.extend(&s.bots[1..]);
+            args.extend(g.bots[1..].iter().map(String::as_str));
         }
         args.extend(s.flags);
         args.extend(["--batch", "2", "--batches", "1", "--jobs", "1"]);

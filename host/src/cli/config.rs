@@ -276,6 +276,7 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
         die: f.die.clone(),
         openings: f.openings,
         seed: f.seed,
+        one_pairing: overrides.sprt.sprt.is_some() || f.sprt.is_some(),
     };
     let (game, entries) = super::hosted::build(&f.game, &options, entries).with_context(|| {
         in_file(match f.game.as_str() {

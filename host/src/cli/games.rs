@@ -27,6 +27,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
                     "seats": g.seats(),
                     "functions": g.functions(),
                     "variants": g.variants(),
+                    "bots": g.info().bots,
                 })
             })
             .collect();

@@ -29,6 +29,9 @@ pub struct Options {
     pub openings: u32,
     /// The run's seed (openings and dice pairs are drawn from it).
     pub seed: u64,
+    /// The run compares the two strategies given and no more entries (`--sprt`): dice then needs
+    /// one die.
+    pub one_pairing: bool,
 }
 
 /// The game named `name` set up by `options`, and its entries: the strategies as given, except for
@@ -39,8 +42,10 @@ pub fn build(
     strategies: Vec<Entry>,
 ) -> anyhow::Result<(Game, Vec<Entry>)> {
     crate::games::registry::find(name).map_err(anyhow::Error::msg)?;
+    let reads = |flags: &[&str]| options.only(name, flags);
     Ok(match name {
         "2048" => {
+            reads(&["--variant"])?;
             let size = match options.variants.as_slice() {
                 [] => 4,
                 [one] => board_size(one)?,
@@ -50,6 +55,7 @@ pub fn build(
             (Arc::new(Series2048 { size }), strategies)
         }
         "worms" => {
+            reads(&["--map", "--turns", "--openings"])?;
             let maps = super::worms::load_maps_from(&options.maps, options.turns)?;
             let worms = crate::play::worms::Worms {
                 maps,
@@ -58,20 +64,72 @@ pub fn build(
             (Arc::new(worms), strategies)
         }
         "dice" => {
+            reads(&["--dice", "--die", "--variant"])?;
+            anyhow::ensure!(
+                options.variants.iter().all(|v| v == "free"),
+                "dice: only the free variant leaves a choice to strategies (--variant free; the \
+                 strict rule is `botbox dice`)"
+            );
             let dice = super::dice_free::DiceArgs {
                 dice: options.dice.clone(),
                 die: options.die.clone(),
             };
             let (game, entries) = super::dice_free::lineup(&dice, &strategies, options.seed)?;
+            anyhow::ensure!(
+                !options.one_pairing || entries.len() == strategies.len(),
+                "--sprt compares two strategies on one die: choose it with --die N (this run uses \
+                 {} dice)",
+                entries.len() / strategies.len().max(1)
+            );
             (Arc::new(game), entries)
         }
-        "bs" => (Arc::new(Bs), strategies),
+        "bs" => {
+            reads(&[])?;
+            (Arc::new(Bs), strategies)
+        }
         other => {
+            reads(&["--variant", "--openings"])?;
             let versus =
                 super::versus::duel(other, &options.variants, options.openings, options.seed)?;
             (Arc::new(versus), strategies)
         }
     })
+}
+
+impl Options {
+    /// The set-up flags given, as the command line spells them.
+    fn given(&self) -> [(&'static str, bool); 6] {
+        [
+            ("--variant", !self.variants.is_empty()),
+            ("--map", !self.maps.is_empty()),
+            ("--turns", self.turns.is_some()),
+            ("--dice", self.dice.is_some()),
+            ("--die", !self.die.is_empty()),
+            ("--openings", self.openings > 0),
+        ]
+    }
+
+    /// Refuses a set-up `game` does not read (a map for Connect Four): a flag that would change
+    /// nothing is a mistake, said at once.
+    fn only(&self, game: &str, reads: &[&str]) -> anyhow::Result<()> {
+        let unread: Vec<&str> = self
+            .given()
+            .into_iter()
+            .filter(|(flag, given)| *given && !reads.contains(flag))
+            .map(|(flag, _)| flag)
+            .collect();
+        anyhow::ensure!(
+            unread.is_empty(),
+            "{game} does not use {} ({})",
+            unread.join(", "),
+            if reads.is_empty() {
+                format!("{game} has no set-up to choose")
+            } else {
+                format!("it reads {}", reads.join(", "))
+            }
+        );
+        Ok(())
+    }
 }
 
 /// A 2048 board size written `4x4` or `4`.

@@ -1,8 +1,8 @@
 //! The subcommands, one file each. Each has `--help` with examples and an `execute` function.
 
+mod arena;
 mod bench;
 mod board_view;
-mod bs;
 mod check;
 pub mod config;
 mod dice;
@@ -26,7 +26,6 @@ mod worms_view;
 
 use std::process::ExitCode;
 
-/// The replay viewer's page with its frames inside (the league's game pages use it too).
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
@@ -62,25 +61,20 @@ enum Command {
     Watch(watch::Args),
 }
 
-/// Play games between two strategies (four for BS) and print the results and faults
+/// Play games between strategies (one per seat) and print the results and faults
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   botbox match worms strategies/lua/worms/greedy.lua my_bot.wasm --map examples/worms/arena.txt --games 20
   botbox match worms ./my_bot_program strategies/lua/worms/random.lua --map examples/worms/maze.txt --live
+  botbox match connect4 my_bot.lua strategies/lua/connect4/center.lua --openings 4 --sprt elo0=0,elo1=20
   botbox match bs my_bot.lua strategies/lua/bs/player1.lua strategies/lua/bs/player4.lua \\
-      strategies/lua/bs/calculating_liar.lua --games 1000")]
+      strategies/lua/bs/calculating_liar.lua --games 1000
+
+`botbox match GAME --help` shows a game's flags and examples; `botbox games` lists the games.")]
+#[command(subcommand_value_name = "GAME")]
 struct MatchArgs {
     #[command(subcommand)]
-    game: MatchGame,
-}
-
-#[derive(Debug, Subcommand)]
-enum MatchGame {
-    Worms(worms::MatchArgs),
-    Bs(bs::MatchArgs),
-    /// Play Connect Four games between two strategies, sides swapped every game
-    Connect4(versus::MatchArgs),
-    Dice(dice_free::MatchArgs),
+    game: arena::GameCommand<arena::MatchArgs>,
 }
 
 /// Play a tournament between many strategies and print standings with Elo and faults
@@ -97,7 +91,7 @@ enum MatchGame {
 )]
 struct TournamentArgs {
     #[command(subcommand)]
-    game: Option<TournamentGame>,
+    game: Option<arena::GameCommand<arena::TournamentArgs>>,
     /// A tournament file (TOML: game, entries, format, games, seed, limits, maps or dice, output);
     /// see examples/tournaments/
     #[arg(value_name = "FILE.toml")]
@@ -106,20 +100,33 @@ struct TournamentArgs {
     overrides: config::Overrides,
 }
 
-#[derive(Debug, Subcommand)]
-enum TournamentGame {
-    Worms(worms::TournamentArgs),
-    Dice(dice_free::TournamentArgs),
-    Bs(bs::TournamentArgs),
-    /// Play a Connect Four round robin or gauntlet and print standings with Elo and faults
-    Connect4(versus::TournamentArgs),
-}
-
 /// The games botbox knows, as named on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GameName {
     #[value(name = "2048")]
     G2048,
+}
+
+/// Parses the command line. Where `match` or `tournament` expects a game, a name the registry does
+/// not know is said to be one, with the closest name, before clap reads it as a file (`tournament
+/// wroms --players ...` would otherwise be told `--players` is unexpected).
+pub fn parse() -> Cli {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let [_, command, game, ..] = args.as_slice()
+        && let (Some(command @ ("match" | "tournament")), Some(game)) =
+            (command.to_str(), game.to_str())
+        && !game.starts_with('-')
+        && game != "help"
+        && let Err(unknown) = crate::games::registry::find(game)
+    {
+        let path = std::path::Path::new(game);
+        let a_file = command == "tournament" && (path.exists() || path.extension().is_some());
+        if !a_file {
+            eprintln!("error: {unknown}; see `botbox {command} --help`");
+            std::process::exit(2);
+        }
+    }
+    Cli::parse_from(args)
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -131,12 +138,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::League(args) => league::execute(args),
         Command::Merge(args) => merge::execute(args),
         Command::New(args) => new::execute(args),
-        Command::Match(MatchArgs { game }) => match game {
-            MatchGame::Worms(args) => worms::execute_match(args),
-            MatchGame::Bs(args) => bs::execute_match(args),
-            MatchGame::Connect4(args) => versus::execute_match("connect4", args),
-            MatchGame::Dice(args) => dice_free::execute_match(args),
-        },
+        Command::Match(MatchArgs { game }) => arena::execute_match(game),
         Command::Tournament(args) => tournament(*args),
         Command::Play(args) => play::execute_play(args),
         Command::Show(args) => play::execute_watch(args),
@@ -156,20 +158,19 @@ fn tournament(args: TournamentArgs) -> anyhow::Result<ExitCode> {
         overrides,
     } = args;
     match (game, file) {
-        (Some(TournamentGame::Worms(args)), _) => worms::execute_tournament(args),
-        (Some(TournamentGame::Dice(args)), _) => dice_free::execute_tournament(args),
-        (Some(TournamentGame::Bs(args)), _) => bs::execute_tournament(args),
-        (Some(TournamentGame::Connect4(args)), _) => versus::execute_tournament("connect4", args),
+        (Some(game), _) => arena::execute_tournament(game),
         (None, Some(file)) if !file.exists() && file.extension().is_none() => {
             anyhow::bail!(
-                "unknown game {:?}: `botbox tournament` runs worms, dice, bs or connect4, or a \
-                         tournament file (FILE.toml); `botbox games` lists every game",
-                file.display().to_string()
+                "unknown game {:?}: `botbox tournament` runs a game ({}) or a tournament file \
+                 (FILE.toml)",
+                file.display().to_string(),
+                crate::games::registry::names().join(", ")
             )
         }
         (None, Some(file)) => config::execute(&file, overrides),
         (None, None) => anyhow::bail!(
-            "give a game (worms, dice, bs, connect4) with its flags, or a tournament file: see `botbox tournament --help`"
+            "give a game ({}) with its flags, or a tournament file: see `botbox tournament --help`",
+            crate::games::registry::names().join(", ")
         ),
     }
 }

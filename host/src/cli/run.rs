@@ -103,17 +103,6 @@ impl SprtArgs {
     }
 }
 
-/// A two-player run: `games` per pairing in `format`.
-pub fn two_players(format: Format, games: usize, seed: u64) -> Plan {
-    Plan {
-        format,
-        games,
-        seed,
-        seats: 2,
-        repeat: false,
-    }
-}
-
 /// Runs `plan` with a progress bar, writes replays and the JSON, prints the tables under `title`
 /// (`worms round robin`, say).
 pub fn run_and_report<P: Playable + Clone + Send + 'static>(

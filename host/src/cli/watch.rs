@@ -254,9 +254,11 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         maps: args.maps.clone(),
         turns: None,
         dice: args.dice.clone(),
-        die: vec![args.die],
+        // Dice reads the die below; no other game has one.
+        die: Vec::new(),
         openings: args.openings,
         seed: args.seed,
+        one_pairing: false,
     };
     // Dice: every entry plays the chosen die; the bot is entry 0 of each batch, the opponents follow.
     let game: super::hosted::Game = match args.game.as_str() {

@@ -145,6 +145,117 @@ pub struct GameInfo {
     pub seats: Seats,
     /// The functions a strategy for this game answers; a notification (BS `observe`) is optional.
     pub functions: &'static [&'static str],
+    /// The bundled bots, as paths from the repository's root, at least one per seat: the examples
+    /// of `--help` and the tests that play every game by every command.
+    pub bots: &'static [&'static str],
+    /// The flags an example passes to set the game up (Wormworld: a map), or none.
+    pub setup_example: &'static str,
+    /// The starter bots `botbox new` writes, per language (`strategies/templates/`).
+    pub templates: Templates,
+    /// The bundled bot a new upload plays its smoke game against on the league (its name and
+    /// source), for a game of more than one seat.
+    pub sparring: Option<(&'static str, &'static str)>,
+    /// The SDK's types of each function's observation and answer, where the game has them: its
+    /// schemas in `schemas/` and the postcard form a WASM module may choose. A game without them
+    /// crosses as free JSON.
+    pub wire: &'static [WireDecision],
+}
+
+/// A game's starter bots, one per language it has one in: Lua source, a Rust crate's `src/lib.rs`
+/// (over the guest SDK), WebAssembly text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Templates {
+    pub lua: Option<&'static str>,
+    pub rust: Option<&'static str>,
+    pub wat: Option<&'static str>,
+}
+
+/// One function's wire types, as the SDK defines them (`botbox_sdk`): the observation a strategy
+/// receives and the answer it returns, with their JSON Schemas (published as
+/// `schemas/<stem>.observation.json` and `.action.json`, a notification's as `<stem>.json`) and
+/// their postcard form (`docs/wasm-abi.md`, "Encodings"), which the runtimes reach through these
+/// function pointers without knowing the game.
+#[derive(Clone, Copy)]
+pub struct WireDecision {
+    pub function: &'static str,
+    /// The schema files' name without `.json`: `connect4`, `bs.play`, `bs.event`.
+    pub stem: &'static str,
+    pub observation: fn() -> schemars::Schema,
+    /// The answer's schema; `None` for a notification, whose answer is ignored.
+    pub action: Option<fn() -> schemars::Schema>,
+    /// Whether the observation has a postcard form (`botbox_sdk::Wire::BINARY`): only then does a
+    /// module that chose postcard get it (Connect Four's types cross as JSON either way).
+    pub binary: bool,
+    /// Appends the postcard form of the observation, given as its JSON.
+    pub encode: fn(&Value, &mut Vec<u8>) -> Result<(), String>,
+    /// Decodes a postcard answer into its JSON.
+    pub decode: fn(&[u8]) -> Result<Value, String>,
+}
+
+impl std::fmt::Debug for WireDecision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WireDecision")
+            .field("function", &self.function)
+            .field("stem", &self.stem)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for WireDecision {
+    fn eq(&self, other: &Self) -> bool {
+        (self.function, self.stem) == (other.function, other.stem)
+    }
+}
+
+impl Eq for WireDecision {}
+
+impl WireDecision {
+    /// A decision: observation `O`, answer `A`.
+    pub const fn of<O, A>(function: &'static str, stem: &'static str) -> WireDecision
+    where
+        O: botbox_sdk::Wire + schemars::JsonSchema,
+        A: botbox_sdk::Wire + schemars::JsonSchema,
+    {
+        WireDecision {
+            function,
+            stem,
+            observation: schema::<O>,
+            action: Some(schema::<A>),
+            binary: O::BINARY,
+            encode: encode::<O>,
+            decode: decode::<A>,
+        }
+    }
+
+    /// A notification: payload `O`, its answer ignored.
+    pub const fn notice<O>(function: &'static str, stem: &'static str) -> WireDecision
+    where
+        O: botbox_sdk::Wire + schemars::JsonSchema,
+    {
+        WireDecision {
+            function,
+            stem,
+            observation: schema::<O>,
+            action: None,
+            binary: O::BINARY,
+            encode: encode::<O>,
+            decode: decode::<()>,
+        }
+    }
+}
+
+fn schema<T: schemars::JsonSchema>() -> schemars::Schema {
+    schemars::schema_for!(T)
+}
+
+fn encode<T: botbox_sdk::Wire>(json: &Value, out: &mut Vec<u8>) -> Result<(), String> {
+    let typed = T::deserialize(json).map_err(|e| e.to_string())?;
+    typed.to_binary(out)
+}
+
+fn decode<T: botbox_sdk::Wire>(bytes: &[u8]) -> Result<Value, String> {
+    let typed = T::from_binary(bytes)?;
+    serde_json::to_value(typed).map_err(|e| e.to_string())
 }
 
 /// `value` as JSON for a refusal's message, cut to a readable length (200 characters).

@@ -20,11 +20,17 @@ pub fn names() -> Vec<&'static str> {
     all().iter().map(|g| g.name()).collect()
 }
 
-/// The game called `name`; the error lists the games there are.
+/// The game called `name`; the error suggests the closest name and lists the games there are.
 pub fn find(name: &str) -> Result<&'static dyn Rules, String> {
     all().into_iter().find(|g| g.name() == name).ok_or_else(|| {
+        let closest = names()
+            .into_iter()
+            .map(|n| (strsim::damerau_levenshtein(n, &name.to_lowercase()), n))
+            .min()
+            .filter(|(distance, n)| *distance <= 2 && *distance < n.len());
+        let hint = closest.map_or_else(String::new, |(_, n)| format!(" (did you mean {n}?)"));
         format!(
-            "unknown game {name:?}: the games are {}",
+            "unknown game {name:?}{hint}: the games are {}",
             names().join(", ")
         )
     })
@@ -52,6 +58,20 @@ mod tests {
         }
         let err = find("chess").err().unwrap();
         assert!(err.contains("2048") && err.contains("connect4"), "{err}");
+        assert!(!err.contains("did you mean"), "{err}");
+        assert!(
+            find("wroms")
+                .err()
+                .unwrap()
+                .contains("(did you mean worms?)")
+        );
+        assert!(
+            find("conect4")
+                .err()
+                .unwrap()
+                .contains("(did you mean connect4?)")
+        );
+        assert!(find("BS").err().unwrap().contains("(did you mean bs?)"));
     }
 
     #[test]

@@ -28,21 +28,22 @@ pub fn load_as(path: &Path, display: &str, limits: &Limits) -> Result<Strategy, 
 }
 
 /// The typed wire pair of each decision of the games that have one, for modules that chose postcard
-/// ([`Transcoder`]). Connect Four and games defined only by the contract cross as JSON.
+/// ([`Transcoder`]): each game declares them with its rules (`GameInfo::wire`). Games without them,
+/// and types without a postcard form, cross as JSON.
 #[derive(Debug)]
 struct Wires;
 
 impl Extension for Wires {
     fn transcoder(&self, game: &str, function: &str) -> Option<Transcoder> {
-        use botbox_sdk::{bs, dice, g2048, worms};
-        Some(match (game, function) {
-            ("2048", "choose_move") => Transcoder::of::<g2048::Observation, g2048::Direction>(),
-            ("worms", "choose_move") => Transcoder::of::<worms::Observation, worms::Move>(),
-            ("dice", "choose_move") => Transcoder::of::<dice::Observation, dice::Move>(),
-            ("bs", "play") => Transcoder::of::<bs::PlayObservation, bs::PlayAction>(),
-            ("bs", "call") => Transcoder::of::<bs::CallObservation, bs::CallAction>(),
-            ("bs", "observe") => Transcoder::of::<bs::Event, ()>(),
-            _ => return None,
+        let rules = crate::games::registry::find(game).ok()?;
+        let decision = rules
+            .info()
+            .wire
+            .iter()
+            .find(|d| d.function == function && d.binary)?;
+        Some(Transcoder {
+            encode: decision.encode,
+            decode: decision.decode,
         })
     }
 }

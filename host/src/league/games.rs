@@ -163,29 +163,6 @@ impl Playable for DiceLadder {
     }
 }
 
-/// A sparring partner for the smoke game of each game with more than one seat: a bundled bot.
-fn sparring(game: &str) -> Option<(&'static str, &'static str)> {
-    Some(match game {
-        "worms" => (
-            "greedy",
-            include_str!("../../../strategies/lua/worms/greedy.lua"),
-        ),
-        "dice" => (
-            "frontmost",
-            include_str!("../../../strategies/lua/dice/frontmost.lua"),
-        ),
-        "bs" => (
-            "player1",
-            include_str!("../../../strategies/lua/bs/player1.lua"),
-        ),
-        "connect4" => (
-            "center",
-            include_str!("../../../strategies/lua/connect4/center.lua"),
-        ),
-        _ => return None,
-    })
-}
-
 /// A version as a worker plays it.
 #[derive(Clone, Debug)]
 pub struct Player {
@@ -379,8 +356,11 @@ pub fn check(
         strategy,
     }];
     if seats > 1 {
-        let (name, source) =
-            sparring(game).with_context(|| format!("no sparring bot for {game}"))?;
+        let (name, source) = registry::find(game)
+            .map_err(anyhow::Error::msg)?
+            .info()
+            .sparring
+            .with_context(|| format!("no sparring bot for {game}"))?;
         let partner = cache
             .strategy("lua", source.as_bytes(), limits, &format!("{name}.lua"))?
             .map_err(|e| anyhow::anyhow!("the bundled {name}: {e}"))?;

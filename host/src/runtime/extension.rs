@@ -33,29 +33,14 @@ pub trait Extension: Sync + std::fmt::Debug {
 
 /// Converts one decision's JSON to the postcard form of the game's wire types and back
 /// (`docs/wasm-abi.md`, "Encodings"): what lets the contract's driver, which speaks JSON values,
-/// reach a module that chose postcard.
+/// reach a module that chose postcard. The game declares its types (`GameInfo::wire`); the runtime
+/// only holds the two functions.
 #[derive(Clone, Copy, Debug)]
 pub struct Transcoder {
     /// Appends the postcard form of the observation, given as its JSON.
     pub encode: fn(&serde_json::Value, &mut Vec<u8>) -> Result<(), String>,
     /// Decodes a postcard answer into its JSON.
     pub decode: fn(&[u8]) -> Result<serde_json::Value, String>,
-}
-
-impl Transcoder {
-    /// The transcoder for observation type `P` and answer type `A`.
-    pub fn of<P: botbox_sdk::Wire, A: botbox_sdk::Wire>() -> Transcoder {
-        Transcoder {
-            encode: |json, out| {
-                let typed = P::deserialize(json).map_err(|e| e.to_string())?;
-                typed.to_binary(out)
-            },
-            decode: |bytes| {
-                let typed = A::from_binary(bytes)?;
-                serde_json::to_value(typed).map_err(|e| e.to_string())
-            },
-        }
-    }
 }
 
 /// The extensions a strategy is loaded with, in the order they are installed: every game's, so one

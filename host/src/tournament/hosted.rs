@@ -56,6 +56,10 @@ impl Playable for DiceFree {
         "free".into()
     }
 
+    fn in_pairs(&self) -> bool {
+        true
+    }
+
     fn setup(&self) -> String {
         let dice: Vec<&[u64]> = self.dice.iter().map(|d| d.faces()).collect();
         format!(

@@ -23,6 +23,8 @@ use crate::games::contract::{
     GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
     with_forfeits,
 };
+use crate::games::contract::{Templates, WireDecision};
+use botbox_sdk::bs as wire;
 use rand::RngExt;
 
 /// How often [`Match::random_action`] calls "BS", as the random player of `play::bs`'s tests.
@@ -41,6 +43,28 @@ const INFO: GameInfo = GameInfo {
     title: "BS (Cheat): four players bluff about the cards they play; first with no cards wins",
     seats: Seats::exactly(PLAYERS as u32),
     functions: &["play", "call", "observe"],
+    bots: &[
+        "strategies/lua/bs/player1.lua",
+        "strategies/lua/bs/player3.lua",
+        "strategies/lua/bs/player4.lua",
+        "strategies/lua/bs/hoarder.lua",
+        "strategies/lua/bs/calculating_liar.lua",
+    ],
+    setup_example: "",
+    templates: Templates {
+        lua: Some(include_str!("../../../../strategies/templates/bs.lua")),
+        rust: Some(include_str!("../../../../strategies/templates/bs.rs")),
+        wat: None,
+    },
+    sparring: Some((
+        "player1",
+        include_str!("../../../../strategies/lua/bs/player1.lua"),
+    )),
+    wire: &[
+        WireDecision::of::<wire::PlayObservation, wire::PlayAction>("play", "bs.play"),
+        WireDecision::of::<wire::CallObservation, wire::CallAction>("call", "bs.call"),
+        WireDecision::notice::<wire::Event>("observe", "bs.event"),
+    ],
 };
 
 impl Rules for BsRules {

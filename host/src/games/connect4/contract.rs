@@ -18,6 +18,8 @@ use crate::games::contract::{
     GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo,
     with_forfeits,
 };
+use crate::games::contract::{Templates, WireDecision};
+use botbox_sdk::connect4 as wire;
 
 /// The function a Connect Four strategy answers.
 const CHOOSE_MOVE: &str = "choose_move";
@@ -99,6 +101,26 @@ const INFO: GameInfo = GameInfo {
     title: "Connect Four (Kaggle ConnectX rules): drop pieces into columns, line up four",
     seats: Seats::exactly(2),
     functions: &[CHOOSE_MOVE],
+    bots: &[
+        "strategies/lua/connect4/center.lua",
+        "strategies/lua/connect4/random.lua",
+    ],
+    setup_example: "--openings 4",
+    templates: Templates {
+        lua: Some(include_str!(
+            "../../../../strategies/templates/connect4.lua"
+        )),
+        rust: Some(include_str!("../../../../strategies/templates/connect4.rs")),
+        wat: None,
+    },
+    sparring: Some((
+        "center",
+        include_str!("../../../../strategies/lua/connect4/center.lua"),
+    )),
+    wire: &[WireDecision::of::<wire::Observation, wire::Move>(
+        CHOOSE_MOVE,
+        "connect4",
+    )],
 };
 
 impl Rules for Connect4Rules {

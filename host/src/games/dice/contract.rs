@@ -30,6 +30,7 @@ use crate::games::contract::{
     GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
     with_forfeits,
 };
+use crate::games::contract::{Templates, WireDecision};
 use crate::games::{Rng, rng};
 use botbox_sdk::dice as wire;
 
@@ -120,6 +121,25 @@ const INFO: GameInfo = GameInfo {
     title: "Mensch ärgere Dich nicht with unusual dice, free variant: choose which piece moves",
     seats: Seats::exactly(2),
     functions: &["choose_move"],
+    bots: &[
+        "strategies/lua/dice/frontmost.lua",
+        "strategies/lua/dice/capture_first.lua",
+        "strategies/lua/dice/expectimax.lua",
+    ],
+    setup_example: "--dice examples/dice/wuerfel0.txt --die 1",
+    templates: Templates {
+        lua: Some(include_str!("../../../../strategies/templates/dice.lua")),
+        rust: Some(include_str!("../../../../strategies/templates/dice.rs")),
+        wat: None,
+    },
+    sparring: Some((
+        "frontmost",
+        include_str!("../../../../strategies/lua/dice/frontmost.lua"),
+    )),
+    wire: &[WireDecision::of::<wire::Observation, wire::Move>(
+        "choose_move",
+        "dice",
+    )],
 };
 
 impl Rules for DiceRules {

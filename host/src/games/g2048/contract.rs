@@ -17,6 +17,8 @@ use crate::games::contract::{
     GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
     with_forfeits,
 };
+use crate::games::contract::{Templates, WireDecision};
+use botbox_sdk::g2048 as wire;
 
 /// The most moves a game of 2048 through the contract may last: a solo game has no opponent to end
 /// it, and a strategy that never loses (or a board that keeps merging) would otherwise run forever.
@@ -64,6 +66,21 @@ const INFO: GameInfo = GameInfo {
     title: "2048: slide and merge tiles on a square board; the score is the sum of the merges",
     seats: Seats::exactly(1),
     functions: &["choose_move"],
+    bots: &[
+        "strategies/lua/g2048/corner.lua",
+        "strategies/lua/g2048/greedy.lua",
+    ],
+    setup_example: "",
+    templates: Templates {
+        lua: Some(include_str!("../../../../strategies/templates/2048.lua")),
+        rust: Some(include_str!("../../../../strategies/templates/2048.rs")),
+        wat: Some(include_str!("../../../../strategies/wat/g2048/corner.wat")),
+    },
+    sparring: None,
+    wire: &[WireDecision::of::<wire::Observation, wire::Direction>(
+        "choose_move",
+        "2048",
+    )],
 };
 
 impl Rules for G2048Rules {

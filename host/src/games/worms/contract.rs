@@ -18,6 +18,8 @@ use crate::games::contract::{
     GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
     with_forfeits,
 };
+use crate::games::contract::{Templates, WireDecision};
+use botbox_sdk::worms as wire;
 
 /// The bundled maps, the default first.
 const MAPS: [(&str, &str); 6] = [
@@ -84,6 +86,24 @@ const INFO: GameInfo = GameInfo {
     title: "Wormworld: two players steer three-cell worms into one hole; all home first wins",
     seats: Seats::exactly(2),
     functions: &["choose_move"],
+    bots: &[
+        "strategies/lua/worms/greedy.lua",
+        "strategies/lua/worms/random.lua",
+    ],
+    setup_example: "--map examples/worms/arena.txt",
+    templates: Templates {
+        lua: Some(include_str!("../../../../strategies/templates/worms.lua")),
+        rust: Some(include_str!("../../../../strategies/templates/worms.rs")),
+        wat: None,
+    },
+    sparring: Some((
+        "greedy",
+        include_str!("../../../../strategies/lua/worms/greedy.lua"),
+    )),
+    wire: &[WireDecision::of::<wire::Observation, wire::Move>(
+        "choose_move",
+        "worms",
+    )],
 };
 
 impl Rules for WormsRules {

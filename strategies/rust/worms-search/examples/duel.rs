@@ -46,7 +46,8 @@ fn main() {
         .get(3)
         .cloned()
         .unwrap_or(format!("{root}/strategies/lua/worms/greedy.lua"));
-    let opponent = botbox::hosted::load(opponent.as_ref(), &Limits::default()).expect("the opponent");
+    let opponent =
+        botbox::hosted::load(opponent.as_ref(), &Limits::default()).expect("the opponent");
     let maps: Vec<Map> = MAPS
         .iter()
         .map(|name| {
