@@ -219,8 +219,8 @@ impl Eval {
                     .into_iter()
                     .map(move |s| match (g.players.len(), g.winner_seat) {
                         (1, _) => solo(g),
+                        (2, _) => g.points(s),
                         (_, _) if g.faults[s].is_some() => 0.0,
-                        (2, None) => 0.5,
                         (_, w) => f64::from(u8::from(w == Some(s))),
                     })
             })

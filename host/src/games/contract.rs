@@ -334,6 +334,20 @@ pub trait Match {
             reason: reason.to_string(),
         }
     }
+    /// A seat's fault as its move, in a game of simultaneous moves; `None` (the default) for the
+    /// game to end at once by [`Match::forfeit`].
+    ///
+    /// A game of simultaneous moves (every seat decides on the same position, as in Tron) asks the
+    /// seats of a round one after another through [`Match::turn`] and holds their answers until
+    /// the round is complete: [`Match::apply`] of a held answer returns its event and changes
+    /// nothing any seat observes, and the last answer of the round resolves it. Its rules may say
+    /// what a fault does to the round (Tron: the seat crashes that turn, and if the other crashes
+    /// too the game is a draw); such a game takes the fault here as the seat's move, returns its
+    /// event, and never asks that seat again. The driver records the fault either way.
+    fn fault_move(&mut self, seat: SeatIndex) -> Option<Value> {
+        let _ = seat;
+        None
+    }
     /// Ends the game with [`Match::forfeit_outcome`]: `turn` is `None` from then on, and `outcome`
     /// gives that outcome. Every game gets this from [`with_forfeits`], the one place it is kept.
     fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {
@@ -400,6 +414,13 @@ impl<M: Match> Match for Forfeits<M> {
 
     fn forfeit_outcome(&self, seat: SeatIndex, reason: &str) -> Outcome {
         self.game.forfeit_outcome(seat, reason)
+    }
+
+    fn fault_move(&mut self, seat: SeatIndex) -> Option<Value> {
+        if self.forfeited.is_some() {
+            return None;
+        }
+        self.game.fault_move(seat)
     }
 
     fn forfeit(&mut self, seat: SeatIndex, reason: &str) -> Outcome {

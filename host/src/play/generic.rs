@@ -64,6 +64,9 @@ pub struct Step {
     pub log: Vec<String>,
     /// A move of the opening, drawn by the game's random player for the seat.
     pub opening: bool,
+    /// The seat's fault taken as its move in a round of simultaneous moves ([`Match::fault_move`]):
+    /// `action` is `null`, and the fault is in [`Played::faults`].
+    pub fault: bool,
 }
 
 /// A finished game.
@@ -189,58 +192,68 @@ pub fn play(
                 event,
                 log: Vec::new(),
                 opening: true,
+                fault: false,
             });
         }
     }
-    while let Some(turn) = game.turn() {
-        let seat = turn.seat as usize;
-        let started = Instant::now();
-        let answer = decide(&mut agents[seat], game.as_ref(), turn);
-        played.time[seat] += started.elapsed();
-        played.decisions[seat] += 1;
-        let applied = answer.and_then(|action| match game.apply(&action) {
-            Ok(event) => Ok((action, event)),
-            Err(Refusal::Malformed(m)) => Err(Fault::new(
-                FaultKind::BadOutput,
-                format!("`{}` returned {m}", turn.function),
-            )),
-            Err(Refusal::Illegal(m)) => Err(Fault::new(FaultKind::Illegal, m)),
-        });
-        match applied {
-            Ok((action, event)) => {
-                played.moves += 1;
-                moves.update(action.to_string().as_bytes());
-                let step = Step {
-                    n: played.moves,
-                    seat: turn.seat,
-                    function: turn.function,
-                    action,
-                    event,
-                    log: if logs {
-                        new_lines(&mut agents[seat])
-                    } else {
-                        Vec::new()
-                    },
-                    opening: false,
-                };
-                trace(&step);
+    // The game's own end, or the first fault that ends it at once (the seat forfeits).
+    let forfeit: Option<(SeatIndex, Fault)> = 'game: {
+        while let Some(turn) = game.turn() {
+            let seat = turn.seat as usize;
+            if let Some(fault) = played.faults[seat].clone() {
+                // The game took this seat's fault as its move and must not ask it again.
+                break 'game Some((turn.seat, fault));
             }
-            Err(fault) => {
-                return Ok(forfeited(
-                    played,
-                    game.as_mut(),
-                    agents,
-                    moves,
-                    turn.seat,
-                    fault,
-                ));
+            let started = Instant::now();
+            let answer = decide(&mut agents[seat], game.as_ref(), turn);
+            played.time[seat] += started.elapsed();
+            played.decisions[seat] += 1;
+            let applied = answer.and_then(|action| match game.apply(&action) {
+                Ok(event) => Ok((action, event)),
+                Err(Refusal::Malformed(m)) => Err(Fault::new(
+                    FaultKind::BadOutput,
+                    format!("`{}` returned {m}", turn.function),
+                )),
+                Err(Refusal::Illegal(m)) => Err(Fault::new(FaultKind::Illegal, m)),
+            });
+            let (action, event, fault) = match applied {
+                Ok((action, event)) => (action, event, false),
+                // In a round of simultaneous moves the game may take the fault as the seat's move.
+                Err(fault) => match game.fault_move(turn.seat) {
+                    Some(event) => {
+                        played.faults[seat] = Some(fault);
+                        (Value::Null, event, true)
+                    }
+                    None => break 'game Some((turn.seat, fault)),
+                },
+            };
+            played.moves += 1;
+            moves.update(action.to_string().as_bytes());
+            let step = Step {
+                n: played.moves,
+                seat: turn.seat,
+                function: turn.function,
+                action,
+                event,
+                log: if logs {
+                    new_lines(&mut agents[seat])
+                } else {
+                    Vec::new()
+                },
+                opening: false,
+                fault,
+            };
+            trace(&step);
+            for (seat, function, payload) in game.take_notices() {
+                if let Err(fault) = notify(&mut agents[seat as usize], function, &payload) {
+                    break 'game Some((seat, fault));
+                }
             }
         }
-        for (seat, function, payload) in game.take_notices() {
-            if let Err(fault) = notify(&mut agents[seat as usize], function, &payload) {
-                return Ok(forfeited(played, game.as_mut(), agents, moves, seat, fault));
-            }
-        }
+        None
+    };
+    if let Some((seat, fault)) = forfeit {
+        return Ok(forfeited(played, game.as_mut(), agents, moves, seat, fault));
     }
     played.outcome = game
         .outcome()
@@ -444,5 +457,184 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.contains("4 players"), "{err}");
+    }
+
+    /// Leap, a game of simultaneous moves for the tests: each round both seats answer
+    /// `{"jump": bool}`, held until both are in; a seat that does not jump crashes. Both crash: a
+    /// draw; one crashes: the other wins; none: another round (three at most, then a draw). A
+    /// fault is a crash, as in Tron.
+    struct Leap {
+        round: u32,
+        held: Option<bool>,
+        applied: u32,
+        end: Option<Outcome>,
+    }
+
+    struct LeapRules;
+
+    static LEAP_INFO: crate::games::contract::GameInfo = crate::games::contract::GameInfo {
+        name: "leap",
+        title: "leap",
+        seats: crate::games::contract::Seats::exactly(2),
+        functions: &["choose_move"],
+        bots: &[],
+        setup_example: "",
+        templates: crate::games::contract::Templates {
+            lua: None,
+            rust: None,
+            wat: None,
+        },
+        sparring: None,
+        wire: &[],
+    };
+
+    impl Rules for LeapRules {
+        fn info(&self) -> &'static crate::games::contract::GameInfo {
+            &LEAP_INFO
+        }
+        fn variants(&self) -> Vec<crate::games::contract::VariantInfo> {
+            Vec::new()
+        }
+        fn start(&self, _: &Variant, _: u32, _: u64) -> Result<Box<dyn Match>, String> {
+            Ok(crate::games::contract::with_forfeits(Leap {
+                round: 1,
+                held: None,
+                applied: 0,
+                end: None,
+            }))
+        }
+    }
+
+    impl Leap {
+        /// The second answer of a round resolves it with the held first.
+        fn answer(&mut self, jump: bool) -> Value {
+            let Some(first) = self.held.take() else {
+                self.held = Some(jump);
+                return serde_json::json!("held");
+            };
+            self.end = match [first, jump] {
+                [false, false] => Some(Outcome::two_player(None, "both crashed")),
+                [false, true] => Some(Outcome::two_player(Some(1), "crash")),
+                [true, false] => Some(Outcome::two_player(Some(0), "crash")),
+                [true, true] if self.round == 3 => Some(Outcome::two_player(None, "rounds")),
+                [true, true] => None,
+            };
+            self.round += 1;
+            serde_json::json!({ "jumps": [first, jump] })
+        }
+    }
+
+    impl Match for Leap {
+        fn turn(&self) -> Option<Turn> {
+            self.end.is_none().then_some(Turn {
+                seat: u32::from(self.held.is_some()),
+                function: "choose_move",
+            })
+        }
+        fn observation(&self, _seat: SeatIndex) -> Value {
+            serde_json::json!({ "round": self.round })
+        }
+        fn apply(&mut self, action: &Value) -> Result<Value, Refusal> {
+            let jump = action["jump"]
+                .as_bool()
+                .ok_or_else(|| Refusal::Malformed(format!("{action}")))?;
+            self.applied += 1;
+            Ok(self.answer(jump))
+        }
+        fn fault_move(&mut self, _seat: SeatIndex) -> Option<Value> {
+            Some(self.answer(false))
+        }
+        fn random_action(&self, rng: &mut Rng) -> Option<Value> {
+            use rand::RngExt;
+            self.end
+                .is_none()
+                .then(|| serde_json::json!({ "jump": rng.random_bool(0.7) }))
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.end.clone()
+        }
+        fn seat_count(&self) -> u32 {
+            2
+        }
+        fn moves(&self) -> u32 {
+            self.applied
+        }
+        fn state(&self) -> Value {
+            serde_json::json!({ "round": self.round, "held": self.held })
+        }
+    }
+
+    fn lua_bot(name: &str, source: &str) -> Strategy {
+        let dir = std::env::temp_dir().join(format!("botbox-leap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(name);
+        std::fs::write(&file, source).unwrap();
+        crate::hosted::load(&file, &crate::runtime::Limits::default()).unwrap()
+    }
+
+    fn leap(players: [&Strategy; 2]) -> (Played, Vec<(SeatIndex, Value, bool)>) {
+        let mut steps = Vec::new();
+        let played = play(
+            &LeapRules,
+            &Variant::named(""),
+            &players.map(Player::Bot),
+            1,
+            None,
+            false,
+            &mut |s| steps.push((s.seat, s.action.clone(), s.fault)),
+        )
+        .unwrap();
+        (played, steps)
+    }
+
+    /// Simultaneous moves: a held answer is invisible to the other seat, and a fault in a round is
+    /// the seat's move there, so the round is resolved with the other's answer as the rules say.
+    #[test]
+    fn a_fault_in_a_round_of_simultaneous_moves_is_resolved_with_the_others_move() {
+        let mut game = LeapRules.start(&Variant::named(""), 2, 1).unwrap();
+        let before = game.observation(1);
+        assert_eq!(
+            game.apply(&serde_json::json!({"jump": true})).unwrap(),
+            "held"
+        );
+        assert_eq!(
+            game.observation(1),
+            before,
+            "a held answer is seen by nobody"
+        );
+
+        let faulty = lua_bot(
+            "faulty.lua",
+            "return { choose_move = function() error('boom') end }\n",
+        );
+        let falls = lua_bot(
+            "falls.lua",
+            "return { choose_move = function() return { jump = false } end }\n",
+        );
+        let jumps = lua_bot(
+            "jumps.lua",
+            "return { choose_move = function() return { jump = true } end }\n",
+        );
+        // Both crashed on the turn of the fault: a draw, with the fault recorded.
+        let (played, steps) = leap([&faulty, &falls]);
+        assert_eq!(played.outcome, Outcome::two_player(None, "both crashed"));
+        assert_eq!(played.faults[0].as_ref().unwrap().kind, FaultKind::Error);
+        assert!(played.faults[1].is_none());
+        assert_eq!(
+            steps,
+            [
+                (0, Value::Null, true),
+                (1, serde_json::json!({"jump": false}), false)
+            ]
+        );
+        // Only the faulting seat crashed: the other wins, and the faulting seat is not asked again.
+        let (played, steps) = leap([&jumps, &faulty]);
+        assert_eq!(played.outcome, Outcome::two_player(Some(0), "crash"));
+        assert!(played.faults[1].is_some());
+        assert_eq!(steps.len(), 2);
+        // Without a crash the rounds go on to the limit.
+        let (played, _) = leap([&jumps, &jumps]);
+        assert_eq!(played.outcome, Outcome::two_player(None, "rounds"));
+        assert_eq!(played.moves, 6);
     }
 }

@@ -129,6 +129,20 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// Seat `seat`'s points in a game of two or more seats: 1 for a win, ½ for a draw, 0 for a
+    /// loss. A seat that faulted lost, unless the game's rules made the turn of its fault a draw
+    /// (simultaneous moves: the other crashed on the same turn, so there is no winner).
+    pub fn points(&self, seat: usize) -> f64 {
+        let faulted = self.faults[seat].is_some();
+        let faults = self.faults.iter().filter(|f| f.is_some()).count();
+        match self.winner_seat {
+            None if faulted && faults == 1 && self.players.len() == 2 => 0.5,
+            _ if faulted => 0.0,
+            None => 0.5,
+            Some(w) => f64::from(u8::from(w == seat)),
+        }
+    }
+
     /// Whether a fault voided the game for the seats that did not fault (more than two seats).
     pub fn is_void(&self) -> bool {
         self.players.len() > 2 && self.faults.iter().any(Option::is_some)

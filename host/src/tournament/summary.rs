@@ -3,8 +3,9 @@
 //! the mean score with its interval for solo games), two entries' results against each other, each
 //! seat's wins, and how the games ended.
 //!
-//! **Faults.** A seat that faulted lost its game. With more than two seats a fault voids the game for
-//! everyone else: it counts neither for nor against them (their `void` count grows instead).
+//! **Faults.** A seat that faulted lost its game, unless the game's rules made the turn of its
+//! fault a draw (simultaneous moves: the other crashed on the same turn; `GameRecord::points`).
+//! With more than two seats a fault voids the game for everyone else: it counts neither for nor against them (their `void` count grows instead).
 
 use std::collections::BTreeMap;
 
@@ -151,11 +152,13 @@ struct Wdl {
 impl Wdl {
     /// Adds seat `seat`'s result in `record`.
     fn add(&mut self, record: &GameRecord, seat: usize) {
-        match record.winner_seat {
-            _ if record.faults[seat].is_some() => self.losses += 1,
-            None => self.draws += 1,
-            Some(w) if w == seat => self.wins += 1,
-            Some(_) => self.losses += 1,
+        let points = record.points(seat);
+        if points >= 1.0 {
+            self.wins += 1;
+        } else if points > 0.0 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
         }
     }
 
@@ -346,6 +349,24 @@ mod tests {
             faults,
             figures: Default::default(),
         }
+    }
+
+    /// A game of simultaneous moves drawn on the turn one seat faulted (both crashed) is a draw
+    /// for both; every other fault is its seat's loss.
+    #[test]
+    fn a_fault_on_a_drawn_turn_is_a_draw_and_every_other_fault_a_loss() {
+        let drawn = record(&["a", "b"], None, Some(0));
+        assert_eq!((drawn.points(0), drawn.points(1)), (0.5, 0.5));
+        let table = standings(&["a", "b"], 2, &[drawn]);
+        assert!(
+            table.iter().all(|s| s.draws == 1 && s.losses == 0),
+            "{table:?}"
+        );
+        let lost = record(&["a", "b"], Some(1), Some(0));
+        assert_eq!((lost.points(0), lost.points(1)), (0.0, 1.0));
+        let mut both = record(&["a", "b"], None, Some(0));
+        both.faults[1] = both.faults[0].clone();
+        assert_eq!((both.points(0), both.points(1)), (0.0, 0.0));
     }
 
     #[test]

@@ -105,7 +105,7 @@ impl Playable for Versus {
             &mut |step: &Step| {
                 if record {
                     logged[step.seat as usize] += step.log.len();
-                    let turn = json!({
+                    let mut turn = json!({
                         "n": step.n,
                         "seat": step.seat,
                         "function": step.function,
@@ -113,6 +113,10 @@ impl Playable for Versus {
                         "event": step.event,
                         "opening": step.opening,
                     });
+                    // A fault taken as the seat's move in a round of simultaneous moves.
+                    if step.fault {
+                        turn["fault"] = true.into();
+                    }
                     turns.push((turn, logged));
                 }
             },

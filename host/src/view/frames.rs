@@ -444,8 +444,15 @@ fn contract_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
     };
     let mut frames = vec![Frame::new(0, None, "start", board(&game.state()))];
     for (i, t) in file.turns.iter().enumerate() {
-        game.apply(&t["action"])
-            .map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
+        if t["fault"] == true {
+            // A fault the game took as the seat's move (simultaneous moves).
+            let seat = t["seat"].as_u64().unwrap_or_default() as u32;
+            game.fault_move(seat)
+                .ok_or_else(|| anyhow::anyhow!("move {}: a fault the game does not take", i + 1))?;
+        } else {
+            game.apply(&t["action"])
+                .map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
+        }
         let _ = game.take_notices();
         frames.push(Frame::new(
             i + 1,
@@ -453,7 +460,11 @@ fn contract_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
             format!(
                 "{} {}{}",
                 t["function"].as_str().unwrap_or("?"),
-                t["action"],
+                if t["fault"] == true {
+                    "fault".to_string()
+                } else {
+                    t["action"].to_string()
+                },
                 if t["opening"] == true {
                     " (opening)"
                 } else {

@@ -48,6 +48,7 @@ pub(super) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::
         names.join(" vs ")
     )?;
     let skip = last.map_or(0, |n| file.turns.len().saturating_sub(n));
+    let mut fault_moves: Vec<usize> = Vec::new();
     for (i, turn) in file.turns.iter().enumerate() {
         let line = file.turn_line(i);
         let Some(expected) = game.turn() else {
@@ -72,9 +73,24 @@ pub(super) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::
                 expected.function
             );
         }
-        let event = game.apply(&turn["action"]).map_err(|e| {
-            anyhow::anyhow!("{}: the recorded action does not follow: {e}", at(line))
-        })?;
+        // A fault the game took as the seat's move in a round of simultaneous moves.
+        let event = if turn["fault"] == true {
+            if !turn["action"].is_null() {
+                bail!("{}: a fault taken as a move has no action", at(line));
+            }
+            fault_moves.push(expected.seat as usize);
+            game.fault_move(expected.seat).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{}: a fault recorded as a move, which {} does not take",
+                    at(line),
+                    h.game
+                )
+            })?
+        } else {
+            game.apply(&turn["action"]).map_err(|e| {
+                anyhow::anyhow!("{}: the recorded action does not follow: {e}", at(line))
+            })?
+        };
         if event != turn["event"] {
             bail!(
                 "{}: the recorded event is not what the action does ({event})",
@@ -116,6 +132,15 @@ pub(super) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::
                 "{line}: the game ends without a fault after move {}, which does not end it",
                 file.turns.len()
             ),
+            // Faults the game took as moves: the game's own end says what they did.
+            (Some(_), Some(outcome))
+                if faults
+                    .iter()
+                    .enumerate()
+                    .all(|(s, f)| f.is_none() || fault_moves.contains(&s)) =>
+            {
+                outcome
+            }
             (Some(_), Some(_)) => {
                 bail!("{line}: a fault after the game was over (no move was asked for)")
             }
