@@ -3,7 +3,7 @@
 use crate::util;
 
 use serde_json::Value;
-use util::{botbox, guest_wasm, scratch, stderr, stdout};
+use util::{at, botbox, guest_wasm, scratch, stderr, stdout};
 
 fn json(path: &std::path::Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
@@ -1278,4 +1278,76 @@ fn ctrl_c_finishes_the_games_in_progress_and_reports_those_played() {
     assert_eq!(report["plan"]["games"].as_u64(), Some(2_000_000));
     // center.lua beats random.lua almost always: an unbounded Elo is told in words, never "inf".
     assert!(!stdout(&out).contains("inf"), "{}", stdout(&out));
+}
+
+/// A tournament file whose entry or map cannot be read names the line that gives it, as every
+/// other error in the file does.
+#[test]
+fn a_missing_entry_or_map_in_a_tournament_file_names_its_line() {
+    let dir = scratch("toml-lines");
+    let greedy = at("strategies/lua/worms/greedy.lua");
+    let file = dir.join("t3.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "game = \"worms\"\nmaps = [\"{}\"]\n\n[[entries]]\npath = {:?}\n\n[[entries]]\n\
+             name = \"two\"\npath = \"../worm.lua\"\n",
+            at("examples/worms/arena.txt").display(),
+            greedy.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = botbox(&["tournament", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("t3.toml:9: entries[1] (path = \"../worm.lua\")"),
+        "{err}"
+    );
+    let file = dir.join("t4.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "game = \"worms\"\n# the maps\nmaps = [\"../nomap.txt\"]\n\n[[entries]]\npath = {:?}\n\n\
+             [[entries]]\npath = {:?}\n",
+            greedy.display().to_string(),
+            at("strategies/lua/worms/random.lua").display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = botbox(&["tournament", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("t4.toml:3: maps: reading"), "{err}");
+}
+
+/// `check` shows some moves and elides the others: every move is either shown or counted in an
+/// elision, also when a move the bot logged on comes between (the held-back tail counted too).
+#[test]
+fn check_accounts_for_every_move_it_elides() {
+    let dir = scratch("check-elided");
+    let bot = dir.join("talker.lua");
+    std::fs::write(
+        &bot,
+        "local n = 0\nreturn { choose_move = function(obs)\n  n = n + 1\n  \
+         if n % 9 == 0 then print('move ' .. n) end\n  return obs.legal[1]\nend }\n",
+    )
+    .unwrap();
+    let out = botbox(&["check", "dice", bot.to_str().unwrap(), "--moves", "2"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    let shown = text.lines().filter(|l| l.starts_with("move ")).count();
+    let elided: usize = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("... "))
+        .filter_map(|l| l.split(' ').next()?.parse::<usize>().ok())
+        .sum();
+    let total: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("smoke game  "))
+        .and_then(|l| l.split(' ').next()?.parse().ok())
+        .unwrap();
+    assert!(elided > 0, "{text}");
+    assert_eq!(shown + elided, total, "{text}");
+    assert!(!text.contains(" 1 moves"), "{text}");
 }

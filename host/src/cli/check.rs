@@ -147,7 +147,7 @@ fn smoke_game(
 ) -> anyhow::Result<bool> {
     let checked = args.seat;
     let mut tail: VecDeque<String> = VecDeque::new();
-    let mut skipped = 0u32;
+    let mut skipped = 0usize;
     let mut log_lines = 0usize;
     let started = Instant::now();
     println!("--- game {} (seed {seed})", index + 1);
@@ -168,11 +168,13 @@ fn smoke_game(
             );
             let logged = step.seat == checked && !step.log.is_empty();
             if step.n <= args.moves || logged {
+                // The moves held back for the end are elided too when a logged move comes first.
+                skipped += tail.len();
+                tail.clear();
                 if skipped > 0 {
-                    println!("  ... {skipped} moves");
+                    println!("  ... {}", plural(skipped, "move"));
                     skipped = 0;
                 }
-                tail.clear();
                 println!("{line}");
             } else {
                 tail.push_back(line);
@@ -194,7 +196,7 @@ fn smoke_game(
     .map_err(anyhow::Error::msg)
     .with_context(|| format!("starting {} on variant {}", rules.name(), variant.name))?;
     if skipped > 0 {
-        println!("  ... {skipped} moves");
+        println!("  ... {}", plural(skipped, "move"));
     }
     for line in &tail {
         println!("{line}");
@@ -278,4 +280,13 @@ fn describe(s: &Strategy, load_ms: f64) {
     println!("sha256      {}", s.hash());
     println!("loaded in   {load_ms:.1} ms");
     println!("limits      {}", s.limits());
+}
+
+/// `n` and the noun, plural unless `n` is 1: "1 move", "5 moves".
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }

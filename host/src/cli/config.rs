@@ -113,9 +113,39 @@ pub struct Output {
 pub struct Loaded {
     pub path: PathBuf,
     pub file: File,
+    /// The file's text, for the lines messages name.
+    pub text: String,
+}
+
+/// The line (from 1) where `key = ...` is set in `text`, at or after line `from` (from 0), as
+/// `:LINE` for a message; empty when the key is not there.
+fn key_line(text: &str, key: &str, from: usize) -> String {
+    text.lines()
+        .enumerate()
+        .skip(from)
+        .find(|(_, l)| {
+            l.trim_start()
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+        .map_or(String::new(), |(i, _)| format!(":{}", i + 1))
 }
 
 impl Loaded {
+    /// `path.display():LINE` for the line where `key` is set (`entry`: in the entry-th
+    /// `[[entries]]` table).
+    pub fn at(&self, key: &str, entry: Option<usize>) -> String {
+        let from = entry.map_or(0, |n| {
+            self.text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| l.trim() == "[[entries]]")
+                .nth(n)
+                .map_or(usize::MAX, |(i, _)| i)
+        });
+        format!("{}{}", self.path.display(), key_line(&self.text, key, from))
+    }
+
     /// `relative` resolved against the tournament file's directory.
     pub fn resolve(&self, relative: &Path) -> PathBuf {
         self.path
@@ -135,7 +165,7 @@ impl Loaded {
                 .with_context(|| {
                     format!(
                         "{}: entries[{i}] (path = {:?})",
-                        self.path.display(),
+                        self.at("path", Some(i)),
                         spec.path.display().to_string()
                     )
                 })?
@@ -171,6 +201,7 @@ pub fn read(path: &Path) -> anyhow::Result<Loaded> {
     Ok(Loaded {
         path: path.to_path_buf(),
         file: parse(&text, path)?,
+        text,
     })
 }
 
@@ -193,10 +224,7 @@ pub fn parse(text: &str, path: &Path) -> anyhow::Result<File> {
         anyhow::anyhow!("{}{}: {}{}", path.display(), at.0, e.message(), at.1)
     })?;
     if let Err(e) = crate::games::registry::find(&file.game) {
-        let line = text
-            .lines()
-            .position(|l| l.trim_start().starts_with("game"))
-            .map_or(String::new(), |i| format!(":{}", i + 1));
+        let line = key_line(text, "game", 0);
         anyhow::bail!("{}{line}: game = {:?}: {e}", path.display(), file.game);
     }
     Ok(file)
@@ -249,7 +277,7 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
         path.display()
     );
     let flags = &overrides.flags;
-    let in_file = |what: &str| format!("{}: {what}", path.display());
+    let in_file = |what: &str| format!("{}: {what}", loaded.at(what, None));
     if f.game == "dice" && f.variant.as_deref() != Some("free") {
         anyhow::bail!(
             "{}: variant = {:?}: a dice tournament plays variant = \"free\" (the strict rule leaves no choice; use `botbox dice`)",

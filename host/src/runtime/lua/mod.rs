@@ -363,8 +363,13 @@ impl Vm {
             other => Err(Fault::new(
                 FaultKind::Load,
                 format!(
-                    "{} must return a table of functions, but returned a {}",
+                    "{} must return a table of functions, but returned {} {}",
                     self.display,
+                    if other.type_name().starts_with(['a', 'e', 'i', 'o', 'u']) {
+                        "an"
+                    } else {
+                        "a"
+                    },
                     other.type_name()
                 ),
             )),
