@@ -7,17 +7,15 @@
 //! refused answer changes nothing. An answer that is accepted is sent again, a few times, as a bot
 //! repeating itself would.
 //!
-//! The same text is also decoded as the SDK's wire types (answers and observations), as a Rust
-//! strategy decodes what crosses the boundary; what decodes re-encodes to the same value.
+//! The same bytes also go through every registered game's wire types (`GameInfo::wire`), as the host
+//! transcodes what crosses to a module that chose postcard: the text as an observation's JSON to
+//! postcard, the bytes as a postcard answer to JSON, and what decodes must encode again.
 
 #![no_main]
 
 use botbox::games::contract::{Match, Refusal};
 use botbox::games::registry;
-use botbox_sdk::{bs, connect4, dice, g2048, worms};
 use libfuzzer_sys::fuzz_target;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// Applies `action`; a refusal must leave the game as it was.
@@ -38,12 +36,20 @@ fn apply(game: &mut dyn Match, action: &Value) -> bool {
     }
 }
 
-/// Decodes `text` as `T`; what decodes must re-encode to the same value.
-fn wire<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(text: &str) {
-    if let Ok(value) = serde_json::from_str::<T>(text) {
-        let again = serde_json::to_string(&value).expect("wire types serialize");
-        let back: T = serde_json::from_str(&again).expect("wire types re-decode");
-        assert_eq!(back, value);
+/// `answer` through each game's wire types: as an observation's JSON into postcard, and as a
+/// postcard answer into JSON; neither may panic, and a decoded observation decodes the same again.
+fn wire(answer: &[u8], text: &str) {
+    let json: Option<Value> = serde_json::from_str(text).ok();
+    for decision in registry::all().iter().flat_map(|g| g.info().wire) {
+        let _ = (decision.decode)(answer);
+        if let Some(json) = &json {
+            let mut once = Vec::new();
+            if (decision.encode)(json, &mut once).is_ok() {
+                let mut twice = Vec::new();
+                (decision.encode)(json, &mut twice).expect("it encoded once");
+                assert_eq!(once, twice, "{}: the same JSON, the same bytes", decision.stem);
+            }
+        }
     }
 }
 
@@ -60,19 +66,7 @@ fuzz_target!(|data: &[u8]| {
     let seed = u64::from_le_bytes(head[3..11].try_into().expect("8 bytes"));
     let text = String::from_utf8_lossy(answer);
 
-    wire::<g2048::Direction>(&text);
-    wire::<worms::Move>(&text);
-    wire::<dice::Move>(&text);
-    wire::<connect4::Move>(&text);
-    wire::<bs::PlayAction>(&text);
-    wire::<bs::CallAction>(&text);
-    wire::<g2048::Observation>(&text);
-    wire::<worms::Observation>(&text);
-    wire::<dice::Observation>(&text);
-    wire::<connect4::Observation>(&text);
-    wire::<bs::PlayObservation>(&text);
-    wire::<bs::CallObservation>(&text);
-    wire::<bs::Event>(&text);
+    wire(answer, &text);
 
     let variant = botbox::games::contract::Variant::named(&variant.name);
     let mut game = rules

@@ -1,7 +1,7 @@
 //! Tournament files: a whole tournament in one TOML file (`botbox tournament FILE.toml`).
 //!
 //! ```toml
-//! game = "worms"                 # any game `botbox games` lists: 2048 | dice | bs | worms | connect4
+//! game = "worms"                 # any game `botbox games` lists
 //! format = "round-robin"         # round-robin | gauntlet (two-player games)
 //! games = 40                     # per pairing (20); bs: in all (1000); 2048: per entry (100)
 //! seed = 1

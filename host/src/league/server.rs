@@ -442,7 +442,7 @@ fn known_game(game: &str) -> ApiResult<()> {
 
 /// A game's ladder, best first.
 #[utoipa::path(get, path = "/api/v1/ladders/{game}",
-    params(("game" = String, Path, description = "A registered game: 2048, dice, bs, worms, connect4")),
+    params(("game" = String, Path, description = "A registered game, as GET /api/v1/ladders lists them")),
     responses((status = 400, body = ErrorBody), (status = 200, body = Ladder), (status = 404, body = ErrorBody)))]
 async fn ladder(
     State(state): State<AppState>,
@@ -478,7 +478,7 @@ pub struct VariantLadder {
 /// version's record on each variant. 2048 is played alone: a game there counts as a win unless the
 /// bot faulted (its points are on the ladder).
 #[utoipa::path(get, path = "/api/v1/ladders/{game}/variants",
-    params(("game" = String, Path, description = "A registered game: 2048, dice, bs, worms, connect4")),
+    params(("game" = String, Path, description = "A registered game, as GET /api/v1/ladders lists them")),
     responses((status = 400, body = ErrorBody), (status = 200, body = Vec<VariantLadder>), (status = 404, body = ErrorBody)))]
 async fn variant_ladders(
     State(state): State<AppState>,

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Setup {
-    /// The game's name: `"2048"`, `"worms"`, `"dice"`, `"bs"` or `"connect4"`.
+    /// The game's name, as `botbox games` lists it (`"2048"`, `"worms"`, ...).
     pub game: String,
     /// A seed derived from the game's seed, for the strategy's own random choices. Using it (and nothing
     /// else) as the source of randomness keeps a game reproducible.
