@@ -268,9 +268,14 @@ return M
 "#;
 
 /// Four bots per registered game, two per owner (alice first), WASM and Luau mixed.
-fn four_bots(game: &str) -> Vec<(&'static str, PathBuf)> {
+fn four_bots(game: &str) -> Vec<(String, PathBuf)> {
     let lua = |p: &str| at(&format!("strategies/lua/{p}"));
-    match game {
+    let named = |bots: Vec<(&str, PathBuf)>| {
+        bots.into_iter()
+            .map(|(name, file)| (name.to_string(), file))
+            .collect()
+    };
+    named(match game {
         "2048" => vec![
             ("first-legal-wasm", guest_wasm("g2048-first-legal")),
             ("random-2048", lua("g2048/random.lua")),
@@ -301,8 +306,36 @@ fn four_bots(game: &str) -> Vec<(&'static str, PathBuf)> {
             ("logger", PathBuf::new()),
             ("random-c4", lua("connect4/random.lua")),
         ],
-        other => panic!("the league test has no bots for {other}: add four here"),
-    }
+        // Any other game: its bundled bots, as `botbox games --json` lists them, four times over.
+        other => return bundled_bots(other, 4),
+    })
+}
+
+/// `n` bots of `game` from the ones it bundles, named by their stems and their number.
+fn bundled_bots(game: &str, n: usize) -> Vec<(String, PathBuf)> {
+    let out = botbox(&["games", "--json"]);
+    let games: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let bots: Vec<String> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == game)
+        .and_then(|g| g["bots"].as_array())
+        .unwrap()
+        .iter()
+        .map(|b| b.as_str().unwrap().to_string())
+        .collect();
+    (0..n)
+        .map(|i| {
+            let path = at(&bots[i % bots.len()]);
+            let stem = path
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .replace('_', "-");
+            (format!("{stem}-{i}"), path)
+        })
+        .collect()
 }
 
 fn registered_games() -> Vec<String> {
@@ -399,10 +432,10 @@ fn a_full_league(dir: &Path, db: &str) {
         for (i, (name, file)) in four_bots(game).into_iter().enumerate() {
             let token = if i % 2 == 0 { &alice } else { &bob };
             if name == "logger" {
-                let (status, body) = league.upload(Some(token), name, game, LOGGER.into());
+                let (status, body) = league.upload(Some(token), &name, game, LOGGER.into());
                 assert_eq!(status, 201, "{body}");
             } else {
-                league.upload_ok(token, name, game, &file);
+                league.upload_ok(token, &name, game, &file);
             }
         }
     }
