@@ -17,6 +17,7 @@ pub mod g2048;
 pub mod registry;
 #[cfg(test)]
 mod suite;
+pub mod tron;
 pub mod worms;
 
 /// The random number generator of every game: small, fast, and identical on every platform.

@@ -2,16 +2,17 @@
 //! the league use. Adding a game is one line here (and its folder under `games/`).
 
 use super::contract::{Rules, Variant};
-use super::{bs, connect4, dice, g2048, worms};
+use super::{bs, connect4, dice, g2048, tron, worms};
 
 /// Every registered game, in the order `botbox games` lists them.
-pub fn all() -> [&'static dyn Rules; 5] {
+pub fn all() -> [&'static dyn Rules; 6] {
     [
         &g2048::RULES,
         &dice::RULES,
         &bs::RULES,
         &worms::RULES,
         &connect4::RULES,
+        &tron::RULES,
     ]
 }
 

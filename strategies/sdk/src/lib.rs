@@ -19,6 +19,7 @@ pub mod bs;
 pub mod connect4;
 pub mod dice;
 pub mod g2048;
+pub mod tron;
 pub mod wire;
 pub mod worms;
 
