@@ -11,7 +11,7 @@ use serde::Deserialize;
 use super::{Viewer, error_page, from_api, layout};
 use crate::league::server::AppState;
 use crate::league::server::identity::{ClientAddress, cookie};
-use crate::league::server::signup::{Signup, sign_up};
+use crate::league::server::signup::{refusal, sign_up};
 
 /// How long the session made at sign-up lasts, as a sign-in's.
 const SESSION_SECONDS: i64 = 7 * 86_400;
@@ -28,19 +28,9 @@ pub(super) async fn signup_form(
     Query(query): Query<InviteQuery>,
 ) -> Response {
     let invite = query.invite.unwrap_or_default();
-    if state.signup == Signup::Closed {
-        return error_page(
-            user.as_ref(),
-            StatusCode::FORBIDDEN,
-            "sign-up is closed on this league: ask its admin for an account",
-        );
-    }
-    if state.signup == Signup::Invite && invite.is_empty() {
-        return error_page(
-            user.as_ref(),
-            StatusCode::FORBIDDEN,
-            "sign-up on this league takes an invite: open the invite link you were sent",
-        );
+    let code = Some(invite.trim()).filter(|code| !code.is_empty());
+    if let Some(refused) = refusal(state.signup, code) {
+        return error_page(user.as_ref(), StatusCode::FORBIDDEN, refused);
     }
     let body = html! {
         h1 { "Sign up" }

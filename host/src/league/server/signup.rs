@@ -73,6 +73,20 @@ pub struct SignedUp {
     pub token: String,
 }
 
+/// Why the sign-up `mode` refuses anyone who comes with `invite` (a code, or none), before the
+/// code or the name is looked at: the words the API and the sign-up page both give.
+pub(in crate::league) fn refusal(mode: Signup, invite: Option<&str>) -> Option<&'static str> {
+    match (mode, invite) {
+        (Signup::Closed, _) => {
+            Some("sign-up is closed on this league: ask its admin for an account")
+        }
+        (Signup::Invite, None) => {
+            Some("sign-up on this league takes an invite: open the invite link you were sent")
+        }
+        _ => None,
+    }
+}
+
 /// Signs up `name` from the address `ip`, with an `invite` code or none, as the league's sign-up
 /// mode allows.
 pub(in crate::league) async fn sign_up(
@@ -82,19 +96,10 @@ pub(in crate::league) async fn sign_up(
     invite: Option<&str>,
 ) -> Result<(User, String), ApiError> {
     let invite = invite.map(str::trim).filter(|code| !code.is_empty());
+    if let Some(refused) = refusal(state.signup, invite) {
+        return Err(ApiError::new(StatusCode::FORBIDDEN, refused));
+    }
     match (state.signup, invite) {
-        (Signup::Closed, _) => {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "sign-up is closed on this league: ask its admin for an account",
-            ));
-        }
-        (Signup::Invite, None) => {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "sign-up on this league takes an invite: open the invite link you were sent",
-            ));
-        }
         (Signup::Open, None) if !state.open_signups.take(ip) => {
             return Err(ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
