@@ -214,7 +214,8 @@ pub(super) async fn bot(
     }))
 }
 
-async fn find_bot(state: &AppState, name: &str) -> ApiResult<Bot> {
+/// The bot called `name`, or 404 with its name.
+pub(super) async fn find_bot(state: &AppState, name: &str) -> ApiResult<Bot> {
     state
         .store
         .bot(name)

@@ -76,11 +76,7 @@ pub(super) async fn challenges(
     Auth(user): Auth,
     Path(name): Path<String>,
 ) -> ApiResult<Json<Vec<ChallengeInfo>>> {
-    let bot = state
-        .store
-        .bot(&name)
-        .await?
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no bot called {name}")))?;
+    let bot = super::bots::find_bot(&state, &name).await?;
     if bot.owner_id != user.id {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
