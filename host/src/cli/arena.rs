@@ -13,7 +13,7 @@ use clap::{ArgMatches, Command, FromArgMatches};
 
 use crate::games::contract::Rules;
 use crate::games::registry;
-use crate::tournament::runner::{Format, Playable};
+use crate::tournament::runner::{Entry, Format, Playable};
 
 use super::hosted::{self, Options};
 use super::run::{self, RunArgs};
@@ -318,23 +318,14 @@ pub fn execute_match(command: GameCommand<MatchArgs>) -> anyhow::Result<ExitCode
          given twice)",
         rules.name()
     );
-    let strategies = run::load_entries(&args.players, &args.run.limits)?;
-    let (game, entries) = hosted::build(
-        rules.name(),
-        &args.setup.options(args.run.seed, &args.sprt),
-        strategies,
-    )?;
-    let games = match args.games {
-        None if seats > 2 && args.sprt.sprt.is_none() => 100,
-        given => args.sprt.games(given)?,
-    };
-    pairs(&game, games)?;
+    let options = args.setup.options(args.run.seed, &args.sprt);
+    let (game, entries) = entries(rules, &args.players, &options, &args.run)?;
+    let games = games(&game, args.games, &args.sprt, 100)?;
     if args.live {
         anyhow::ensure!(
             args.sprt.sprt.is_none(),
             "--live shows games one by one and does not run --sprt"
         );
-        let options = args.setup.options(args.run.seed, &args.sprt);
         return super::worms::live(
             rules.name(),
             &options,
@@ -354,22 +345,14 @@ pub fn execute_match(command: GameCommand<MatchArgs>) -> anyhow::Result<ExitCode
 pub fn execute_tournament(command: GameCommand<TournamentArgs>) -> anyhow::Result<ExitCode> {
     let GameCommand { game: rules, args } = command;
     let seats = rules.seats().max as usize;
-    let strategies = run::load_entries(&args.players, &args.run.limits)?;
-    let (game, entries) = hosted::build(
-        rules.name(),
-        &args.setup.options(args.run.seed, &args.sprt),
-        strategies,
-    )?;
+    let options = args.setup.options(args.run.seed, &args.sprt);
+    let (game, entries) = entries(rules, &args.players, &options, &args.run)?;
     // Entries, not files: one dice strategy with two dice is two entries.
     anyhow::ensure!(
         seats == 1 || entries.len() >= 2,
         "a tournament needs at least two --players"
     );
-    let games = match args.games {
-        None if seats > 2 && args.sprt.sprt.is_none() => 1000,
-        given => args.sprt.games(given)?,
-    };
-    pairs(&game, games)?;
+    let games = games(&game, args.games, &args.sprt, 1000)?;
     let plan = hosted::plan(&game, args.format, games, args.run.seed, args.repeat);
     run::run_and_report(
         &game,
@@ -382,13 +365,34 @@ pub fn execute_tournament(command: GameCommand<TournamentArgs>) -> anyhow::Resul
     Ok(ExitCode::SUCCESS)
 }
 
-/// A game whose pairings are played in pairs of games (each entry starting half) takes an even
-/// number.
-fn pairs(game: &hosted::Game, games: usize) -> anyhow::Result<()> {
+/// The strategies at `players` loaded, and the game set up for them by `options`.
+fn entries(
+    rules: &dyn Rules,
+    players: &[PathBuf],
+    options: &Options,
+    run: &RunArgs,
+) -> anyhow::Result<(hosted::Game, Vec<Entry>)> {
+    let strategies = run::load_entries(players, &run.limits)?;
+    hosted::build(rules.name(), options, strategies)
+}
+
+/// The games to play: as given, or 20 (`table` for tables of more than two seats; with `--sprt`,
+/// the most to play). A game whose pairings are played in pairs of games (each entry starting
+/// half) takes an even number.
+fn games(
+    game: &hosted::Game,
+    given: Option<usize>,
+    sprt: &run::SprtArgs,
+    table: usize,
+) -> anyhow::Result<usize> {
+    let games = match given {
+        None if game.seats() > 2 && sprt.sprt.is_none() => table,
+        given => sprt.games(given)?,
+    };
     anyhow::ensure!(
         !game.in_pairs() || games.is_multiple_of(2),
         "--games {games} is odd: every pairing plays an even number of games, each entry starting \
          half",
     );
-    Ok(())
+    Ok(games)
 }

@@ -444,15 +444,9 @@ fn contract_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
     };
     let mut frames = vec![Frame::new(0, None, "start", board(&game.state()))];
     for (i, t) in file.turns.iter().enumerate() {
-        if t["fault"] == true {
-            // A fault the game took as the seat's move (simultaneous moves).
-            let seat = t["seat"].as_u64().unwrap_or_default() as u32;
-            game.fault_move(seat)
-                .ok_or_else(|| anyhow::anyhow!("move {}: a fault the game does not take", i + 1))?;
-        } else {
-            game.apply(&t["action"])
-                .map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
-        }
+        let seat = t["seat"].as_u64().unwrap_or_default() as u32;
+        super::replay::contract::apply_turn(game.as_mut(), seat, t)
+            .map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
         let _ = game.take_notices();
         frames.push(Frame::new(
             i + 1,

@@ -8,7 +8,7 @@
 //! shown as recorded.
 
 pub mod bs;
-mod contract;
+pub(super) mod contract;
 mod dice;
 mod g2048;
 pub mod worms;

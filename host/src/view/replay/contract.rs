@@ -11,6 +11,27 @@ use sha2::{Digest as _, Sha256};
 
 use super::{print_logs, short};
 
+/// Makes a recorded turn of `seat` on `game`: its action, or, for a turn marked `"fault": true`, the
+/// fault the game took as the seat's move in a round of simultaneous moves. Returns the event;
+/// the error says why the turn does not follow. The reader and the viewer's frames both re-play
+/// with it.
+pub(in crate::view) fn apply_turn(
+    game: &mut dyn crate::games::contract::Match,
+    seat: u32,
+    turn: &Value,
+) -> Result<Value, String> {
+    if turn["fault"] == true {
+        if !turn["action"].is_null() {
+            return Err("a fault taken as a move has no action".into());
+        }
+        return game
+            .fault_move(seat)
+            .ok_or_else(|| "a fault recorded as a move, which the game does not take".into());
+    }
+    game.apply(&turn["action"])
+        .map_err(|e| format!("the recorded action does not follow: {e}"))
+}
+
 /// Any registered game's replay, re-played through the game contract: each recorded action is applied
 /// to a new game with the recorded seed and variant, and the first one that does not follow (not that
 /// seat's turn, refused, or a different event than recorded) is refused with its line.
@@ -73,24 +94,11 @@ pub(super) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::
                 expected.function
             );
         }
-        // A fault the game took as the seat's move in a round of simultaneous moves.
-        let event = if turn["fault"] == true {
-            if !turn["action"].is_null() {
-                bail!("{}: a fault taken as a move has no action", at(line));
-            }
+        if turn["fault"] == true {
             fault_moves.push(expected.seat as usize);
-            game.fault_move(expected.seat).ok_or_else(|| {
-                anyhow::anyhow!(
-                    "{}: a fault recorded as a move, which {} does not take",
-                    at(line),
-                    h.game
-                )
-            })?
-        } else {
-            game.apply(&turn["action"]).map_err(|e| {
-                anyhow::anyhow!("{}: the recorded action does not follow: {e}", at(line))
-            })?
-        };
+        }
+        let event = apply_turn(game.as_mut(), expected.seat, turn)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", at(line)))?;
         if event != turn["event"] {
             bail!(
                 "{}: the recorded event is not what the action does ({event})",
