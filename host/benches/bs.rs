@@ -13,10 +13,11 @@
 use std::path::{Path, PathBuf};
 
 use botbox::games::bs::{Game, policy};
+use botbox::games::contract::Variant;
 use botbox::games::derive_seed;
-use botbox::play::bs::{Bs, Hosted, Player};
-use botbox::runtime::{Limits, Strategy};
+use botbox::runtime::{Instance, Limits, Setup, Strategy};
 use botbox::tournament::runner::{self, Entry, Format, Plan, Run};
+use botbox::tournament::versus::Versus;
 use divan::Bencher;
 use divan::counter::ItemsCount;
 
@@ -82,7 +83,7 @@ mod lua {
     #[divan::bench(args = BOTS)]
     fn start_instance(bencher: Bencher, name: &str) {
         let strategy = bot(name);
-        bencher.bench_local(|| Hosted::start(&strategy, 1, 0).expect("starts"));
+        bencher.bench_local(|| start(&strategy, 0));
     }
 
     fn midgame() -> Game {
@@ -94,6 +95,11 @@ mod lua {
             game.resolve([false; 4]).unwrap();
         }
         game
+    }
+
+    fn start(strategy: &Strategy, seat: u32) -> Instance {
+        let setup = Setup::new("bs", 1, seat);
+        strategy.instantiate(&setup).expect("starts")
     }
 
     fn names() -> Vec<String> {
@@ -114,18 +120,21 @@ mod lua {
 
     #[divan::bench(args = BOTS)]
     fn play_decision(bencher: Bencher, name: &str) {
-        let mut bot = Hosted::start(&bot(name), 1, 1).expect("starts");
+        let mut bot = start(&bot(name), 1);
         let obs = midgame().play_observation(&names());
-        bencher.bench_local(|| bot.play(divan::black_box(&obs)).unwrap());
+        bencher.bench_local(|| {
+            bot.call::<_, Vec<u32>>("play", divan::black_box(&obs))
+                .unwrap()
+        });
     }
 
     #[divan::bench(args = BOTS)]
     fn call_decision(bencher: Bencher, name: &str) {
-        let mut bot = Hosted::start(&bot(name), 1, 2).expect("starts");
+        let mut bot = start(&bot(name), 2);
         let mut game = midgame();
         game.play(&[u32::from(game.hand(1).as_slice()[0])]).unwrap();
         let obs = game.call_observation(2, &names()).unwrap();
-        bencher.bench_local(|| bot.call(divan::black_box(&obs)).unwrap());
+        bencher.bench_local(|| bot.call::<_, bool>("call", divan::black_box(&obs)).unwrap());
     }
 }
 
@@ -157,8 +166,10 @@ mod tournament {
             jobs,
             record: false,
         };
+        let rules = botbox::games::registry::find("bs").unwrap();
+        let bs = Versus::new(rules, vec![Variant::named("standard")], 0, 1).unwrap();
         bencher.counter(ItemsCount::new(GAMES)).bench(|| {
-            runner::run(&Bs, &entries[..], entries.len(), run.clone(), |_, _, _| {})
+            runner::run(&bs, &entries[..], entries.len(), run.clone(), |_, _, _| {})
                 .expect("a valid plan")
                 .games
                 .len()

@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::games::g2048::Game;
 use crate::runtime::Strategy;
 
 pub const FORMAT: &str = "botbox-replay";
@@ -205,27 +204,6 @@ impl Replay {
 
 fn line(l: &Line) -> String {
     serde_json::to_string(l).expect("replay lines serialize")
-}
-
-/// The header of a 2048 game.
-pub fn header_2048(
-    strategy: &Strategy,
-    size: usize,
-    number: usize,
-    seed: u64,
-    game: &Game,
-) -> Header {
-    Header {
-        format: FORMAT.into(),
-        version: VERSION,
-        game: "2048".into(),
-        params: serde_json::json!({ "size": size }),
-        number,
-        seed,
-        strategies: vec![StrategyRef::of(strategy)],
-        limits: serde_json::to_value(strategy.limits()).expect("limits serialize"),
-        start: serde_json::json!({ "board": game.board_values() }),
-    }
 }
 
 /// A replay read back from a file: its lines parsed, not yet believed. A reader re-plays the turns

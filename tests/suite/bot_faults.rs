@@ -4,7 +4,7 @@
 //! paid for by the budget (Luau) or fuel (WASM), not stopped by the time backstop, and the log keeps
 //! its cap.
 
-use botbox::play::g2048::play;
+use crate::util::play_2048 as play;
 use botbox::runtime::{FaultKind, Limits};
 
 use crate::util::scratch;

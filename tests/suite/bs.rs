@@ -330,12 +330,17 @@ fn a_match_shuffles_the_four_seats_and_its_replays_print_turn_by_turn() {
     assert_eq!(header["strategies"][0]["name"], games[2]["players"][0]);
     let end = lines.last().unwrap();
     assert_eq!(end["type"], "end");
-    assert_eq!(end["result"]["turns"], games[2]["turns"]);
+    assert_eq!(end["result"]["ending"]["turns"], games[2]["turns"]);
+    // A line per play and per call; the last call of a turn records the whole turn.
+    let turns = whole_turns(&lines);
     assert_eq!(
-        lines.len() as u64,
-        2 + end["result"]["turns"].as_u64().unwrap()
+        turns.len() as u64,
+        end["result"]["ending"]["turns"].as_u64().unwrap()
     );
-    let turn = &lines[1];
+    assert_eq!(lines.len(), 2 + 4 * turns.len(), "{end}");
+    assert_eq!(lines[1]["function"], "play");
+    assert_eq!(lines[2]["function"], "call");
+    let turn = &turns[0];
     for field in [
         "n", "seat", "rank", "cards", "callers", "caller", "lie", "taker", "reward",
     ] {
@@ -714,9 +719,9 @@ fn player2_makes_the_contests_calls_the_same_in_every_game() {
             .position(|s| s["name"] == "player2")
             .unwrap() as u64;
         // Player2 is asked on every turn of another seat; `callers` holds the seats that said yes.
-        let calls: Vec<bool> = lines
+        let calls: Vec<bool> = whole_turns(&lines)
             .iter()
-            .filter(|l| l["type"] == "turn" && l["seat"] != seat)
+            .filter(|t| t["seat"] != seat)
             .map(|l| {
                 l["callers"]
                     .as_array()
@@ -731,4 +736,14 @@ fn player2_makes_the_contests_calls_the_same_in_every_game() {
         longest >= SPEC.len(),
         "the longest game asked Player2 {longest} times"
     );
+}
+
+/// The whole turns of a BS replay: a line per play and per call, the last call of each turn
+/// recording the turn (the cards, the callers, the caller, who took the pile).
+fn whole_turns(lines: &[Value]) -> Vec<Value> {
+    lines
+        .iter()
+        .filter(|l| l["type"] == "turn")
+        .filter_map(|l| l["event"].get("turn").cloned())
+        .collect()
 }

@@ -1119,9 +1119,9 @@ fn mutated_replays_of_every_game_are_refused_at_their_line_and_never_panic() {
     );
 
     // One mutation per game that must be refused at its line: a seat out of range (2048 has no seat:
-    // the first new tile's row out of the board).
+    // the new tile's cell out of the board).
     let forged: [(&str, &str, Value); 5] = [
-        ("2048", "/spawn/cell/0", Value::from(5)),
+        ("2048", "/event/spawn/cell", Value::from(99)),
         ("dice", "/seat", Value::from(2)),
         ("bs", "/seat", Value::from(4)),
         ("worms", "/seat", Value::from(2)),

@@ -6,7 +6,7 @@ use crate::util;
 use std::path::Path;
 use std::time::Duration;
 
-use botbox::play::g2048::play;
+use crate::util::play_2048 as play;
 use botbox::runtime::{Fault, FaultKind, Limits, LoadError, Strategy};
 use util::{at, test_limits};
 

@@ -253,7 +253,7 @@ for line in sys.stdin:
 #[test]
 fn a_json_lines_program_plays_a_whole_game_of_2048() {
     let program = load(&script("first_legal.py", FIRST_LEGAL_2048), &test_limits());
-    let (record, _) = botbox::play::g2048::play(&program, 4, 1, 7, false);
+    let (record, _) = crate::util::play_2048(&program, 4, 1, 7, false);
     assert_eq!(record.fault, None);
     assert!(record.moves > 20, "{record:?}");
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use botbox::play::g2048::play;
+use crate::util::play_2048 as play;
 use botbox::runtime::{FaultKind, Limits};
 use serde_json::Value;
 use util::{at, botbox, run_json, scratch, stderr, test_limits};

@@ -133,3 +133,47 @@ pub fn sqlite(db: &str, sql: &str) -> (Vec<sqlx::sqlite::SqliteRow>, u64) {
             }
         })
 }
+
+/// One game of 2048 as every command plays it (the game contract's one driver, through the game's
+/// typed encoding): game number `number` (from 1; 0 is taken as 1) on the `size`x`size` board,
+/// seeded with `seed`.
+#[derive(Debug)]
+pub struct Game2048 {
+    pub fault: Option<botbox::runtime::Fault>,
+    pub moves: u32,
+    pub score: f64,
+    pub ending: botbox::play::Ending,
+}
+
+/// Plays [`Game2048`], with its replay when `record`.
+pub fn play_2048(
+    strategy: &botbox::runtime::Strategy,
+    size: usize,
+    number: usize,
+    seed: u64,
+    record: bool,
+) -> (Game2048, Option<botbox::replay::Replay>) {
+    use botbox::tournament::runner::{Entry, Playable, Scheduled};
+    let rules = botbox::games::registry::find("2048").unwrap();
+    let variant = botbox::games::contract::Variant::named(&format!("{size}x{size}"));
+    let game = botbox::tournament::versus::Versus::new(rules, vec![variant], 0, 0).unwrap();
+    let entry = Entry {
+        name: "bot".into(),
+        strategy: strategy.clone(),
+    };
+    let scheduled = Scheduled {
+        index: number.saturating_sub(1),
+        seed,
+        seats: vec![0],
+        variant: 0,
+        round: 0,
+    };
+    let (ending, replay) = game.play(&scheduled, &[&entry], record);
+    let solo = Game2048 {
+        fault: ending.faults[0].clone(),
+        moves: ending.turns,
+        score: ending.figures.score.unwrap_or(0.0),
+        ending,
+    };
+    (solo, replay)
+}

@@ -4,8 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use crate::tournament::hosted::Series2048;
+use crate::games::contract::Variant;
 use crate::tournament::runner::{Format, Plan, Report};
+use crate::tournament::versus::Versus;
 use anyhow::Context;
 
 use super::GameName;
@@ -57,15 +58,11 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         seats: 1,
         repeat: false,
     };
+    let rules = crate::games::registry::find("2048").map_err(anyhow::Error::msg)?;
+    let board = Variant::named(&format!("{0}x{0}", args.size));
+    let game = Versus::new(rules, vec![board], 0, args.run.seed).map_err(anyhow::Error::msg)?;
     let started = Instant::now();
-    let report = run::run_and_report(
-        &Series2048 { size: args.size },
-        &entries,
-        plan,
-        &args.run,
-        &args.flags,
-        None,
-    )?;
+    let report = run::run_and_report(&game, &entries, plan, &args.run, &args.flags, None)?;
     let wall = started.elapsed().as_secs_f64();
     let moves: u64 = report.games.iter().map(|g| u64::from(g.turns)).sum();
     eprintln!(

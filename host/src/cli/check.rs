@@ -155,10 +155,11 @@ fn smoke_game(
         rules,
         variant,
         players,
+        &[],
         seed,
         None,
         true,
-        &mut |step: &Step| {
+        Some(&mut |step: &Step| {
             let line = format!(
                 "move {:<6} seat {} {:<11} {}",
                 step.n,
@@ -191,7 +192,7 @@ fn smoke_game(
                     log_lines += 1;
                 }
             }
-        },
+        }),
     )
     .map_err(anyhow::Error::msg)
     .with_context(|| format!("starting {} on variant {}", rules.name(), variant.name))?;

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::play::bs::Bs;
-use crate::tournament::hosted::Series2048;
+use crate::games::contract::Variant;
 use crate::tournament::runner::{Entry, Format, Plan, Playable};
+use crate::tournament::versus::Versus;
 use anyhow::Context;
 
 /// A game chosen at run time.
@@ -52,7 +52,10 @@ pub fn build(
                 _ => anyhow::bail!("2048: one board size per run, not {:?}", options.variants),
             };
             crate::games::g2048::check_size(size).context("2048 board size")?;
-            (Arc::new(Series2048 { size }), strategies)
+            let rules = crate::games::registry::find(name).map_err(anyhow::Error::msg)?;
+            let board = Variant::named(&format!("{size}x{size}"));
+            let game = Versus::new(rules, vec![board], 0, options.seed);
+            (Arc::new(game.map_err(anyhow::Error::msg)?), strategies)
         }
         "worms" => {
             reads(&["--map", "--turns", "--openings"])?;
@@ -83,12 +86,14 @@ pub fn build(
             );
             (Arc::new(game), entries)
         }
-        "bs" => {
-            reads(&[])?;
-            (Arc::new(Bs), strategies)
-        }
         other => {
-            reads(&["--variant", "--openings"])?;
+            let rules = crate::games::registry::find(other).map_err(anyhow::Error::msg)?;
+            // Variants to choose from, and openings for a game that would otherwise repeat.
+            let flags = [
+                (rules.variants().len() > 1).then_some("--variant"),
+                rules.repeats().then_some("--openings"),
+            ];
+            reads(&flags.into_iter().flatten().collect::<Vec<_>>())?;
             let versus =
                 super::versus::duel(other, &options.variants, options.openings, options.seed)?;
             (Arc::new(versus), strategies)

@@ -88,7 +88,7 @@ pub struct Outcome {
     pub points: Vec<f64>,
     /// Each seat's place, 0 for the best; tied seats share a place.
     pub ranks: Vec<u32>,
-    /// Why the game ended, in the game's words (`four-in-a-row`, `board-full`, `no-moves`).
+    /// Why the game ended, in the game's words (`four-in-a-row`, `board-full`, `no moves left`).
     pub reason: String,
 }
 
@@ -105,6 +105,16 @@ impl Outcome {
             points,
             ranks,
             reason: reason.to_string(),
+        }
+    }
+
+    /// The winner: the one seat that placed first alone, in a game of more than one seat; `None`
+    /// for a draw, a game void for the others, or a solo game.
+    pub fn winner(&self) -> Option<usize> {
+        let mut first = self.ranks.iter().enumerate().filter(|(_, r)| **r == 0);
+        match (first.next(), first.next(), self.ranks.len()) {
+            (Some((seat, _)), None, 2..) => Some(seat),
+            _ => None,
         }
     }
 
@@ -292,6 +302,21 @@ pub trait Rules: Send + Sync {
     /// A new game of `variant` for `seats` players, seeded with `seed`. The error says what was wrong
     /// with the variant (an unknown name, a bad file with its line).
     fn start(&self, variant: &Variant, seats: u32, seed: u64) -> Result<Box<dyn Match>, String>;
+    /// Whether two games can go the same way move for move (no chance but the openings, as in
+    /// Connect Four), so that a report counts the distinct games by the hash of their moves. A game
+    /// dealt or rolled from its seed (BS) says no, and its moves are not hashed.
+    fn repeats(&self) -> bool {
+        true
+    }
+    /// A variant's set-up as text, for the hash a report keeps of what its games were played on
+    /// (two shards of one run must agree on it): by default the variant's name and its file's text.
+    fn setup_text(&self, variant: &Variant) -> String {
+        format!(
+            "variant {}\n{}\n",
+            variant.name,
+            variant.text.as_deref().unwrap_or("")
+        )
+    }
 }
 
 /// One game in progress, seen through the contract. Not `Send` on purpose: a game runs on one thread.
@@ -357,6 +382,28 @@ pub trait Match {
     /// Actions applied so far through [`Match::apply`] (the decisions of seats, not the passes or
     /// forced moves a game makes by itself).
     fn moves(&self) -> u32;
+    /// The game's length in its own words, for reports: its turns (BS: one turn is a play and its
+    /// three calls), by default its [`Match::moves`].
+    fn turns(&self) -> u32 {
+        self.moves()
+    }
+    /// What a report keeps of a finished game beyond its points (2048: the largest tile); `None`
+    /// (the default) for nothing.
+    fn details(&self) -> Option<Value> {
+        None
+    }
+    /// Names the seats by their entries' names, for a game whose observations show them (BS's
+    /// `players`); before the first turn. By default the names are not shown and this does nothing.
+    fn name_seats(&mut self, names: &[String]) {
+        let _ = names;
+    }
+    /// The game itself, for its typed encoding: the game's glue (`crate::hosted`) may ask a seat
+    /// and apply its answer with the game's own types instead of their JSON, which is faster and
+    /// must be the same game (same observations, same refusals, same events). `None` (the default)
+    /// for a game that crosses as JSON only.
+    fn typed(&mut self) -> Option<&mut dyn std::any::Any> {
+        None
+    }
     /// The full state as JSON, hidden information included, for replays' omniscient view and for the
     /// conformance suite's "same seed, same game". Never shown to a strategy.
     fn state(&self) -> Value;
@@ -435,6 +482,25 @@ impl<M: Match> Match for Forfeits<M> {
 
     fn moves(&self) -> u32 {
         self.game.moves()
+    }
+
+    fn turns(&self) -> u32 {
+        self.game.turns()
+    }
+
+    fn details(&self) -> Option<Value> {
+        self.game.details()
+    }
+
+    fn name_seats(&mut self, names: &[String]) {
+        self.game.name_seats(names);
+    }
+
+    fn typed(&mut self) -> Option<&mut dyn std::any::Any> {
+        if self.forfeited.is_some() {
+            return None;
+        }
+        self.game.typed()
     }
 
     fn state(&self) -> Value {

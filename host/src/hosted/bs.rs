@@ -14,9 +14,16 @@ use mlua::{Function, Lua, Value};
 
 use botbox_sdk::bs::{CallObservation, Event, PlayObservation};
 
+use std::any::Any;
+
+use serde_json::json;
+
+use super::{Decided, Failed, Listeners};
+use crate::games::bs::{BsMatch, PLAYERS};
+use crate::games::contract::{SeatIndex, Turn};
 use crate::runtime::lua as lua_rt;
-use crate::runtime::payload::{self, LuaCall};
-use crate::runtime::{Answer, Payload};
+use crate::runtime::payload::{self, Ignored, LuaCall};
+use crate::runtime::{Answer, Fault, Instance, Payload};
 
 const CONSTRUCTORS: &str = r#"
 -- The packed bytes arrive in a buffer the host writes in place (making a string from the host costs a
@@ -476,6 +483,72 @@ impl Answer for bool {
             )),
         }
     }
+}
+
+/// BS's typed encoding: the observations cross as their packed tables (or postcard) from the
+/// match's own, updated in place; the answers are read as cards and booleans; each public event is
+/// told to every seat that observes.
+#[derive(Debug)]
+pub struct Encoding;
+
+impl super::Encoding for Encoding {
+    fn decide(
+        &self,
+        game: &mut dyn Any,
+        turn: Turn,
+        instance: &mut Instance,
+        record: bool,
+    ) -> Result<Decided, Failed> {
+        let game = bs_match(game);
+        let (action, event) = if turn.function == "play" {
+            let cards: Vec<u32> = instance
+                .call("play", game.play_observation())
+                .map_err(Failed::Fault)?;
+            let event = game.play_cards(&cards, record).map_err(Failed::Refused)?;
+            (record.then(|| json!(cards)), event)
+        } else {
+            let obs = game
+                .call_observation(turn.seat as usize)
+                .expect("the seat asked to call may call");
+            let call: bool = instance.call("call", obs).map_err(Failed::Fault)?;
+            let event = game.call_bs(call, record).map_err(Failed::Refused)?;
+            (record.then(|| json!(call)), event)
+        };
+        Ok(Decided {
+            action: action.unwrap_or_default(),
+            event: event.unwrap_or_default(),
+        })
+    }
+
+    fn notify(
+        &self,
+        game: &mut dyn Any,
+        seats: &mut dyn Listeners,
+    ) -> Result<(), (SeatIndex, Fault)> {
+        let game = bs_match(game);
+        if game.events().is_empty() {
+            return Ok(());
+        }
+        let mut events = std::mem::take(game.events());
+        for event in &events {
+            for seat in 0..PLAYERS as SeatIndex {
+                if let Some(instance) = seats.listener(seat, "observe") {
+                    instance
+                        .call::<_, Ignored>("observe", event)
+                        .map_err(|fault| (seat, fault))?;
+                }
+            }
+        }
+        // The list's room is kept for the next events.
+        events.clear();
+        *game.events() = events;
+        Ok(())
+    }
+}
+
+fn bs_match(game: &mut dyn Any) -> &mut BsMatch {
+    game.downcast_mut()
+        .expect("BS's encoding is handed BS's match")
 }
 
 #[cfg(test)]

@@ -1,17 +1,86 @@
 //! Each game's glue to the runtimes, beside the game and outside `runtime/`, which knows no game:
 //! how the game's observations and answers cross ([`crate::runtime::Payload`], [`Answer`]: the JSON
 //! shape, or a faster path that builds the same Lua table), and what a game adds to every strategy's
-//! environment ([`Extension`]: 2048's Lua module and WASM imports). Adding a game adds a line here
-//! if it has a fast path or a host module, and nothing if its wire types cross as JSON.
+//! environment ([`Extension`]: 2048's Lua module and WASM imports), and the game's typed encoding
+//! ([`Encoding`]: its seats asked and answered with the game's own types through the contract,
+//! rather than its JSON). Adding a game adds a line here if it has a fast path or a host module,
+//! and nothing if its wire types cross as JSON.
 
 pub mod bs;
 pub mod g2048;
 
+use std::any::Any;
 use std::path::Path;
 
+use serde_json::Value;
+
+use crate::games::contract::{Refusal, SeatIndex, Turn};
 use crate::runtime::{
-    Answer, Extension, Limits, LoadError, Payload, Strategy, Transcoder, payload,
+    Answer, Extension, Fault, Instance, Limits, LoadError, Payload, Strategy, Transcoder, payload,
 };
+
+/// Every game's typed encoding, by game name ([`encoding`]).
+static ENCODINGS: [(&str, &dyn Encoding); 2] = [("bs", &bs::Encoding), ("2048", &g2048::Encoding)];
+
+/// The typed encoding of the game named `game`, if it has one.
+pub fn encoding(game: &str) -> Option<&'static dyn Encoding> {
+    ENCODINGS.iter().find(|(g, _)| *g == game).map(|(_, e)| *e)
+}
+
+/// A game's typed path through the contract, for speed: the one driver (`play::generic`) asks a
+/// strategy's seat and applies its answer through it when the game's match shows its typed face
+/// ([`crate::games::contract::Match::typed`]), and goes by JSON otherwise (the random player, a
+/// game without one). It must play the same game as the JSON: the same observations (the payloads'
+/// tables and bytes are the JSON shape, as tests in each game's module check), the same refusals and
+/// the same events.
+pub trait Encoding: Sync {
+    /// Asks `instance` for the decision `turn` of the match `game` (its typed face) and applies the
+    /// answer. The action and the replay event come back as JSON only when `record` (else `null`).
+    fn decide(
+        &self,
+        game: &mut dyn Any,
+        turn: Turn,
+        instance: &mut Instance,
+        record: bool,
+    ) -> Result<Decided, Failed>;
+
+    /// Whether the game tells seats anything between their decisions (BS's events); the driver
+    /// asks [`Encoding::notify`] after every move only if so.
+    fn notifies(&self) -> bool {
+        true
+    }
+
+    /// Tells the seats that listen the notices the last move made, and clears them.
+    fn notify(
+        &self,
+        game: &mut dyn Any,
+        seats: &mut dyn Listeners,
+    ) -> Result<(), (SeatIndex, Fault)>;
+}
+
+/// The seats' strategies as a notice reaches them.
+pub trait Listeners {
+    /// The strategy in `seat` if it has the function `function` (a notice is passed only to those
+    /// that do; the random player has none).
+    fn listener(&mut self, seat: SeatIndex, function: &'static str) -> Option<&mut Instance>;
+}
+
+/// A decision made and applied through an [`Encoding`].
+#[derive(Debug)]
+pub struct Decided {
+    /// The answer and the move's replay event, as JSON when recorded (else `null`).
+    pub action: Value,
+    pub event: Value,
+}
+
+/// Why a decision through an [`Encoding`] did not apply.
+#[derive(Debug)]
+pub enum Failed {
+    /// The strategy faulted (its limits, an error, an answer of the wrong shape).
+    Fault(Fault),
+    /// The game refused the answer, as [`crate::games::contract::Match::apply`] would have.
+    Refused(Refusal),
+}
 
 /// Every game's additions to the runtimes, handed to them with each strategy loaded
 /// ([`crate::runtime::Extensions`]).

@@ -14,11 +14,9 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context;
 
 use crate::games::registry;
-use crate::play::bs::Bs;
 use crate::play::dice_free::DiceFree;
 use crate::play::worms::{NamedMap, Worms};
 use crate::runtime::{LimitSpec, Strategy};
-use crate::tournament::hosted::Series2048;
 use crate::tournament::runner::{self, Entry, GameRecord, Playable, Scheduled};
 
 /// A ladder's game, shared by the threads that play it.
@@ -71,17 +69,15 @@ pub const WORMS_OPENING: u32 = 6;
 pub const CONTRACT_OPENING: u32 = 4;
 
 /// `game`'s ladder set-up for a job seeded with `seed`:
-/// - 2048 on the 4x4 board;
 /// - Wormworld on every built-in map (the variant picks one), opened by [`WORMS_OPENING`] random
 ///   moves;
 /// - dice, free variant, both players rolling the same die of the bundled `wuerfel0` (the variant
 ///   picks which);
-/// - BS at four-player tables;
-/// - any other contract game on its default variant, opened by [`CONTRACT_OPENING`] random moves.
+/// - any other game on its default variant (2048: the 4x4 board; BS: at four-player tables), opened by
+///   [`CONTRACT_OPENING`] random moves if its games would otherwise repeat.
 pub fn ladder(game: &str, seed: u64) -> anyhow::Result<Game> {
     let rules = registry::find(game).map_err(anyhow::Error::msg)?;
     Ok(match game {
-        "2048" => Arc::new(Series2048 { size: 4 }),
         "worms" => {
             let maps = rules
                 .variants()
@@ -102,12 +98,11 @@ pub fn ladder(game: &str, seed: u64) -> anyhow::Result<Game> {
             })
         }
         "dice" => Arc::new(DiceLadder::new(seed)),
-        "bs" => Arc::new(Bs),
         other => {
             let variants = vec![registry::default_variant(rules)];
-            let versus =
-                crate::tournament::versus::Versus::new(rules, variants, CONTRACT_OPENING, seed)
-                    .map_err(|e| anyhow::anyhow!("{other}: {e}"))?;
+            let openings = if rules.repeats() { CONTRACT_OPENING } else { 0 };
+            let versus = crate::tournament::versus::Versus::new(rules, variants, openings, seed)
+                .map_err(|e| anyhow::anyhow!("{other}: {e}"))?;
             Arc::new(versus)
         }
     })

@@ -13,6 +13,8 @@ use sha2::{Digest, Sha256};
 
 use crate::games::contract::{Match, Outcome, Refusal, Rules, SeatIndex, Turn, Variant};
 use crate::games::{Rng, derive_seed, rng, seat_seed};
+use crate::hosted::{Decided, Encoding, Failed, Listeners};
+use crate::runtime::payload::Ignored;
 use crate::runtime::{Fault, FaultKind, Instance, Setup, Strategy};
 
 /// Who sits in a seat.
@@ -74,16 +76,23 @@ pub struct Step {
 pub struct Played {
     pub outcome: Outcome,
     pub moves: u32,
+    /// The game's length in its own words ([`Match::turns`]).
+    pub turns: u32,
+    /// What a report keeps of the game beyond its points ([`Match::details`]).
+    pub details: Option<Value>,
     /// Each seat's fault, if it made one (the game ended at the first).
     pub faults: Vec<Option<Fault>>,
-    /// Each seat's whole log (empty for the random player).
+    /// Each seat's whole log in a recorded game (empty for the random player, or when not recorded).
     pub logs: Vec<Vec<String>>,
-    /// Each seat's decisions and the time they took, strategy code and crossing included.
+    /// Each seat's decisions and, in a recorded game, the time they took (strategy code and crossing
+    /// included; zero when not recorded).
     pub decisions: Vec<u32>,
     pub time: Vec<Duration>,
-    /// The SHA-256 of the moves in order (opening included): equal for games that went the same way.
-    pub moves_sha256: String,
-    /// The game's state when it started (the contract's omniscient JSON): a replay header's start.
+    /// The SHA-256 of the moves in order (opening included): equal for games that went the same way;
+    /// `None` for a game that does not repeat ([`Rules::repeats`]).
+    pub moves_sha256: Option<String>,
+    /// The game's state when it started (the contract's omniscient JSON): a replay header's start;
+    /// `null` when not recorded.
     pub start: Value,
 }
 
@@ -99,18 +108,41 @@ enum Agent {
     Random(Box<Rng>),
 }
 
-/// Plays one game of `rules` on `variant` between `players` (one per seat), seeded with `seed`,
-/// after the `opening` if there is one. `trace` sees every move; with `logs` set, each step carries
-/// the lines its seat logged meanwhile. The error is the variant's (an unknown name, a bad file) or a
-/// wrong number of players.
+/// Plays one game of `rules` on `variant` between `players` (one per seat, named `names` where the
+/// game shows names; none for its defaults), seeded with `seed`, after the `opening` if there is
+/// one. `trace`, if given, sees every move; with `record` set, each step carries its action and event as JSON
+/// and the lines its seat logged meanwhile (else a move through the game's typed encoding has
+/// `null` for both). The error is the variant's (an unknown name, a bad file) or a wrong number of
+/// players.
+#[allow(clippy::too_many_arguments)]
 pub fn play(
     rules: &dyn Rules,
     variant: &Variant,
     players: &[Player],
+    names: &[String],
     seed: u64,
     opening: Option<Opening>,
-    logs: bool,
-    trace: &mut dyn FnMut(&Step),
+    record: bool,
+    trace: Option<&mut dyn FnMut(&Step)>,
+) -> Result<Played, String> {
+    let encoding = crate::hosted::encoding(rules.name());
+    play_through(
+        rules, variant, players, names, seed, opening, record, encoding, trace,
+    )
+}
+
+/// [`play`] through `encoding`, or by JSON alone with `None` (the tests' way to compare the two).
+#[allow(clippy::too_many_arguments)]
+fn play_through(
+    rules: &dyn Rules,
+    variant: &Variant,
+    players: &[Player],
+    names: &[String],
+    seed: u64,
+    opening: Option<Opening>,
+    record: bool,
+    encoding: Option<&dyn Encoding>,
+    mut trace: Option<&mut dyn FnMut(&Step)>,
 ) -> Result<Played, String> {
     let seats = players.len() as u32;
     if !rules.seats().contains(seats) {
@@ -121,16 +153,22 @@ pub fn play(
         ));
     }
     let mut game = rules.start(variant, seats, seed)?;
+    if !names.is_empty() {
+        game.name_seats(names);
+    }
+    let hashed = rules.repeats();
     let n = players.len();
     let mut played = Played {
         outcome: Outcome::two_player(None, ""),
         moves: 0,
+        turns: 0,
+        details: None,
         faults: vec![None; n],
         logs: vec![Vec::new(); n],
         decisions: vec![0; n],
         time: vec![Duration::ZERO; n],
-        moves_sha256: String::new(),
-        start: game.state(),
+        moves_sha256: None,
+        start: if record { game.state() } else { Value::Null },
     };
     let mut moves = Sha256::new();
     let mut agents = Vec::with_capacity(n);
@@ -164,7 +202,13 @@ pub fn play(
     // At the set-up, the first seat that faulted forfeits (each fault is recorded).
     if let Some(seat) = played.faults.iter().position(Option::is_some) {
         played.outcome = game.forfeit(seat as SeatIndex, "fault");
-        return Ok(finish(played, agents, moves));
+        return Ok(finish(
+            played,
+            game.as_ref(),
+            agents,
+            hashed.then_some(moves),
+            record,
+        ));
     }
     if let Some(opening) = opening {
         let mut r = rng(opening.seed);
@@ -183,7 +227,12 @@ pub fn play(
             // their first observation.
             let _ = game.take_notices();
             played.moves += 1;
-            moves.update(action.to_string().as_bytes());
+            if hashed {
+                moves.update(action.to_string().as_bytes());
+            }
+            let Some(trace) = trace.as_mut() else {
+                continue;
+            };
             trace(&Step {
                 n: played.moves,
                 seat: turn.seat,
@@ -200,22 +249,18 @@ pub fn play(
     let forfeit: Option<(SeatIndex, Fault)> = 'game: {
         while let Some(turn) = game.turn() {
             let seat = turn.seat as usize;
-            if let Some(fault) = played.faults[seat].clone() {
+            if played.faults[seat].is_some() {
                 // The game took this seat's fault as its move and must not ask it again.
+                let fault = played.faults[seat].take().expect("checked");
                 break 'game Some((turn.seat, fault));
             }
-            let started = Instant::now();
-            let answer = decide(&mut agents[seat], game.as_ref(), turn);
-            played.time[seat] += started.elapsed();
+            // Reading the clock costs a few percent of a fast game: only a recorded game is timed.
+            let started = record.then(Instant::now);
+            let applied = decide(&mut agents[seat], game.as_mut(), turn, encoding, record);
+            if let Some(started) = started {
+                played.time[seat] += started.elapsed();
+            }
             played.decisions[seat] += 1;
-            let applied = answer.and_then(|action| match game.apply(&action) {
-                Ok(event) => Ok((action, event)),
-                Err(Refusal::Malformed(m)) => Err(Fault::new(
-                    FaultKind::BadOutput,
-                    format!("`{}` returned {m}", turn.function),
-                )),
-                Err(Refusal::Illegal(m)) => Err(Fault::new(FaultKind::Illegal, m)),
-            });
             let (action, event, fault) = match applied {
                 Ok((action, event)) => (action, event, false),
                 // In a round of simultaneous moves the game may take the fault as the seat's move.
@@ -228,24 +273,39 @@ pub fn play(
                 },
             };
             played.moves += 1;
-            moves.update(action.to_string().as_bytes());
-            let step = Step {
-                n: played.moves,
-                seat: turn.seat,
-                function: turn.function,
-                action,
-                event,
-                log: if logs {
-                    new_lines(&mut agents[seat])
-                } else {
-                    Vec::new()
-                },
-                opening: false,
-                fault,
-            };
-            trace(&step);
+            if hashed {
+                moves.update(action.to_string().as_bytes());
+            }
+            if let Some(trace) = trace.as_mut() {
+                trace(&Step {
+                    n: played.moves,
+                    seat: turn.seat,
+                    function: turn.function,
+                    action,
+                    event,
+                    log: if record {
+                        new_lines(&mut agents[seat])
+                    } else {
+                        Vec::new()
+                    },
+                    opening: false,
+                    fault,
+                });
+            }
+            if let Some(encoding) = encoding
+                && let Some(typed) = game.typed()
+            {
+                if encoding.notifies()
+                    && let Err((seat, fault)) = encoding.notify(typed, &mut agents)
+                {
+                    break 'game Some((seat, fault));
+                }
+                continue;
+            }
             for (seat, function, payload) in game.take_notices() {
-                if let Err(fault) = notify(&mut agents[seat as usize], function, &payload) {
+                if let Some(instance) = agents.listener(seat, function)
+                    && let Err(fault) = instance.call::<Value, Ignored>(function, &payload)
+                {
                     break 'game Some((seat, fault));
                 }
             }
@@ -253,12 +313,27 @@ pub fn play(
         None
     };
     if let Some((seat, fault)) = forfeit {
-        return Ok(forfeited(played, game.as_mut(), agents, moves, seat, fault));
+        let moves = hashed.then_some(moves);
+        return Ok(forfeited(
+            played,
+            game.as_mut(),
+            agents,
+            moves,
+            seat,
+            fault,
+            record,
+        ));
     }
     played.outcome = game
         .outcome()
         .ok_or_else(|| format!("{}: the game has no turn and no outcome", rules.name()))?;
-    Ok(finish(played, agents, moves))
+    Ok(finish(
+        played,
+        game.as_ref(),
+        agents,
+        hashed.then_some(moves),
+        record,
+    ))
 }
 
 /// A `load` fault if the strategy lacks the game's first function, with a hint naming the games its
@@ -305,38 +380,63 @@ fn missing_function(rules: &dyn Rules, agent: &mut Agent) -> Option<Fault> {
     ))
 }
 
-/// The seat's answer to `function`.
-fn decide(agent: &mut Agent, game: &dyn Match, turn: Turn) -> Result<Value, Fault> {
-    match agent {
+/// The seat's answer to its turn, applied: through the game's typed encoding for a strategy when
+/// the game has one, else as JSON.
+fn decide(
+    agent: &mut Agent,
+    game: &mut dyn Match,
+    turn: Turn,
+    encoding: Option<&dyn Encoding>,
+    record: bool,
+) -> Result<(Value, Value), Fault> {
+    let refused = |refusal| match refusal {
+        Refusal::Malformed(m) => Fault::new(
+            FaultKind::BadOutput,
+            format!("`{}` returned {m}", turn.function),
+        ),
+        Refusal::Illegal(m) => Fault::new(FaultKind::Illegal, m),
+    };
+    let action = match agent {
         Agent::Bot { instance, .. } => {
-            instance.call::<Value, Value>(turn.function, &game.observation(turn.seat))
+            if let Some(encoding) = encoding
+                && let Some(typed) = game.typed()
+            {
+                return match encoding.decide(typed, turn, instance, record) {
+                    Ok(Decided { action, event }) => Ok((action, event)),
+                    Err(Failed::Fault(fault)) => Err(fault),
+                    Err(Failed::Refused(refusal)) => Err(refused(refusal)),
+                };
+            }
+            instance.call::<Value, Value>(turn.function, &game.observation(turn.seat))?
         }
         Agent::Random(rng) => game
             .random_action(rng)
-            .ok_or_else(|| Fault::new(FaultKind::Error, "no legal action for the random player")),
-    }
+            .ok_or_else(|| Fault::new(FaultKind::Error, "no legal action for the random player"))?,
+    };
+    let event = game.apply(&action).map_err(refused)?;
+    Ok((action, event))
 }
 
-/// Passes a notification to a strategy that has the function; its answer is ignored.
-fn notify(agent: &mut Agent, function: &'static str, payload: &Value) -> Result<(), Fault> {
-    let Agent::Bot {
-        instance, hears, ..
-    } = agent
-    else {
-        return Ok(());
-    };
-    let has = match hears.iter().find(|(f, _)| *f == function) {
-        Some((_, has)) => *has,
-        None => {
-            let has = instance.has_function(function);
-            hears.push((function, has));
-            has
-        }
-    };
-    if has {
-        instance.call::<Value, Value>(function, payload)?;
+/// A notice reaches a strategy that has its function (looked up once per game); the random player
+/// hears nothing.
+impl Listeners for Vec<Agent> {
+    fn listener(&mut self, seat: SeatIndex, function: &'static str) -> Option<&mut Instance> {
+        let Agent::Bot {
+            instance, hears, ..
+        } = self.get_mut(seat as usize)?
+        else {
+            return None;
+        };
+        let has = match hears.iter().find(|(f, _)| *f == function) {
+            Some((_, has)) => *has,
+            None => {
+                let has = instance.has_function(function);
+                hears.push((function, has));
+                has
+            }
+        };
+        has.then_some(&mut **instance)
     }
-    Ok(())
 }
 
 /// The lines a seat logged since the last look.
@@ -359,19 +459,28 @@ fn forfeited(
     mut played: Played,
     game: &mut dyn Match,
     agents: Vec<Agent>,
-    moves: Sha256,
+    moves: Option<Sha256>,
     seat: SeatIndex,
     fault: Fault,
+    record: bool,
 ) -> Played {
     played.faults[seat as usize] = Some(fault);
     played.outcome = game.forfeit(seat, "fault");
-    finish(played, agents, moves)
+    finish(played, game, agents, moves, record)
 }
 
-fn finish(mut played: Played, agents: Vec<Agent>, moves: Sha256) -> Played {
-    played.moves_sha256 = crate::runtime::hex(&moves.finalize());
+fn finish(
+    mut played: Played,
+    game: &dyn Match,
+    agents: Vec<Agent>,
+    moves: Option<Sha256>,
+    record: bool,
+) -> Played {
+    played.moves_sha256 = moves.map(|m| crate::runtime::hex(&m.finalize()));
+    played.turns = game.turns();
+    played.details = game.details();
     for (seat, agent) in agents.iter().enumerate() {
-        if let Agent::Bot { instance, .. } = agent {
+        if let (Agent::Bot { instance, .. }, true) = (agent, record) {
             played.logs[seat] = instance.log();
         }
     }

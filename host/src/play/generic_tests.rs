@@ -14,10 +14,11 @@ fn random_players_finish_a_game_of_every_registered_game() {
                 rules,
                 &registry::default_variant(rules),
                 &players,
+                &[],
                 3,
                 None,
                 false,
-                &mut |_| steps += 1,
+                Some(&mut |_: &Step| steps += 1),
             )
             .unwrap();
             assert_eq!(played.moves, steps, "{}", rules.name());
@@ -47,10 +48,11 @@ fn a_bot_for_another_game_gets_a_hint_naming_it() {
         rules,
         &registry::default_variant(rules),
         &[Player::Bot(&bot), Player::Random],
+        &[],
         1,
         None,
         false,
-        &mut |_| {},
+        None,
     )
     .unwrap();
     let fault = played.faults[0].as_ref().unwrap();
@@ -71,10 +73,11 @@ fn a_wrong_number_of_players_is_refused() {
         rules,
         &registry::default_variant(rules),
         &[Player::Random; 2],
+        &[],
         1,
         None,
         false,
-        &mut |_| {},
+        None,
     )
     .unwrap_err();
     assert!(err.contains("4 players"), "{err}");
@@ -199,10 +202,11 @@ fn leap(players: [&Strategy; 2]) -> (Played, Vec<(SeatIndex, Value, bool)>) {
         &LeapRules,
         &Variant::named(""),
         &players.map(Player::Bot),
+        &[],
         1,
         None,
         false,
-        &mut |s| steps.push((s.seat, s.action.clone(), s.fault)),
+        Some(&mut |s: &Step| steps.push((s.seat, s.action.clone(), s.fault))),
     )
     .unwrap();
     (played, steps)
@@ -257,4 +261,104 @@ fn a_fault_in_a_round_of_simultaneous_moves_is_resolved_with_the_others_move() {
     let (played, _) = leap([&jumps, &jumps]);
     assert_eq!(played.outcome, Outcome::two_player(None, "rounds"));
     assert_eq!(played.moves, 6);
+}
+
+/// A game played through its typed encoding and the same game by JSON alone: every move (seat,
+/// function, action, event, log lines), the outcome, the faults and the logs, all equal.
+fn same_through_both(rules: &dyn Rules, players: &[Strategy], seed: u64) -> Played {
+    let encoding = crate::hosted::encoding(rules.name()).expect("the game has an encoding");
+    let names: Vec<String> = (0..players.len()).map(|s| format!("p{s}")).collect();
+    let seats: Vec<Player> = players.iter().map(Player::Bot).collect();
+    let variant = registry::default_variant(rules);
+    let [(typed, typed_steps), (json, json_steps)] = [Some(encoding), None].map(|encoding| {
+        let mut steps = Vec::new();
+        let mut step = |s: &Step| {
+            let log = s.log.clone();
+            steps.push((s.seat, s.function, s.action.clone(), s.event.clone(), log));
+        };
+        let played = play_through(
+            rules,
+            &variant,
+            &seats,
+            &names,
+            seed,
+            None,
+            true,
+            encoding,
+            Some(&mut step),
+        )
+        .unwrap();
+        (played, steps)
+    });
+    assert_eq!(typed_steps, json_steps, "seed {seed}");
+    assert_eq!(typed.outcome, json.outcome);
+    assert_eq!(typed.faults, json.faults);
+    assert_eq!(typed.logs, json.logs);
+    assert_eq!((typed.moves, typed.turns), (json.moves, json.turns));
+    assert_eq!(typed.start, json.start);
+    typed
+}
+
+/// Every game with a typed encoding plays the same games through it as by JSON: its bundled bots
+/// at every seat (each in turn), a bot that logs, and one that makes an illegal move.
+#[test]
+fn a_typed_encoding_plays_the_same_game_as_json() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let limits = crate::runtime::Limits::default();
+    for rules in registry::all() {
+        if crate::hosted::encoding(rules.name()).is_none() {
+            continue;
+        }
+        let bots: Vec<Strategy> = rules
+            .info()
+            .bots
+            .iter()
+            .map(|b| crate::hosted::load(&root.join(b), &limits).unwrap())
+            .collect();
+        let seats = rules.seats().min as usize;
+        for seed in 0..6u64 {
+            let players: Vec<Strategy> = (0..seats)
+                .map(|s| bots[(s + seed as usize) % bots.len()].clone())
+                .collect();
+            same_through_both(rules, &players, seed);
+        }
+    }
+}
+
+/// BS's encoding: a seat that logs, and a seat that plays a card it does not hold, which faults
+/// with the same message both ways and voids the game for the others.
+#[test]
+fn bs_through_its_encoding_logs_and_refuses_as_json_does() {
+    let rules = registry::find("bs").unwrap();
+    let talker = lua_bot(
+        "talker.lua",
+        "return { play = function(o) print('turn', o.turn) return { o.hand[1] } end,\n\
+         call = function(o) print('call?', o.player) return o.count > 2 end,\n\
+         observe = function(e) print(e.type) end }\n",
+    );
+    let cheat = lua_bot(
+        "cheat.lua",
+        "return { play = function(o) for c = 0, 51 do if not table.find(o.hand, c) then \
+         return { c } end end end, call = function() return false end }\n",
+    );
+    let played = same_through_both(
+        rules,
+        &[
+            talker.clone(),
+            talker.clone(),
+            talker.clone(),
+            talker.clone(),
+        ],
+        3,
+    );
+    assert!(
+        played.logs.iter().all(|l| l.len() > 10),
+        "{:?}",
+        played.logs
+    );
+    let played = same_through_both(rules, &[talker.clone(), cheat, talker.clone(), talker], 4);
+    let fault = played.faults[1].as_ref().expect("the cheat faulted");
+    assert_eq!(fault.kind, FaultKind::Illegal);
+    assert!(fault.message.starts_with("played ["), "{}", fault.message);
+    assert_eq!(played.outcome.points, [0.0; 4]);
 }

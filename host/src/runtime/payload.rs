@@ -145,3 +145,24 @@ pub(crate) fn bad_answer<A: Answer>(shown: &str, reason: &dyn std::fmt::Display)
 impl Payload for serde_json::Value {}
 impl Payload for botbox_sdk::Setup {}
 impl Answer for serde_json::Value {}
+
+/// An answer read and thrown away: a notification's (BS's `observe`). Lua may return anything; WASM
+/// and programs any JSON value (`null`), and the SDK sends no bytes at all.
+#[derive(Clone, Copy, Debug)]
+pub struct Ignored;
+
+impl<'de> serde::Deserialize<'de> for Ignored {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(d).map(|_| Ignored)
+    }
+}
+
+impl Answer for Ignored {
+    fn from_binary(_: &[u8]) -> Option<Result<Self, String>> {
+        Some(Ok(Ignored))
+    }
+
+    fn from_lua(_: &mlua::Value) -> Result<Self, String> {
+        Ok(Ignored)
+    }
+}

@@ -1,11 +1,9 @@
-//! Every game as the runner plays it ([`Playable`]): the two-player games Wormworld (over maps),
-//! the free dice variant (over (die, strategy) entries) and any contract game ([`super::versus`]),
-//! BS at pool tables, and 2048 as a solo series. Each is a thin door onto its `play` module.
+//! The games the runner still plays through drivers of their own ([`Playable`]): the two-player
+//! games Wormworld (over maps) and the free dice variant (over (die, strategy) entries). Every other
+//! game is played through the contract ([`super::versus`]). Each is a thin door onto its `play`
+//! module.
 
-use serde_json::json;
-
-use super::runner::{Ending, Entry, Figures, Playable, Scheduled};
-use crate::play::bs::Bs;
+use super::runner::{Ending, Entry, Playable, Scheduled};
 use crate::play::dice_free::DiceFree;
 use crate::play::worms::Worms;
 use crate::replay::Replay;
@@ -71,66 +69,5 @@ impl Playable for DiceFree {
     fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>) {
         let seats = [game.seats[0], game.seats[1]];
         DiceFree::play(self, game.index, seats, game.round, two(players), record)
-    }
-}
-
-impl Playable for Bs {
-    fn game(&self) -> &str {
-        "bs"
-    }
-
-    fn seats(&self) -> usize {
-        crate::games::bs::PLAYERS
-    }
-
-    fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>) {
-        let names: Vec<String> = players.iter().map(|e| e.name.clone()).collect();
-        let strategies = std::array::from_fn(|s| &players[s].strategy);
-        Bs::play(self, game.index, game.seed, strategies, &names, record)
-    }
-}
-
-/// 2048 as a solo series on one board size: each game's score, largest tile and moves.
-#[derive(Debug, Clone, Copy)]
-pub struct Series2048 {
-    /// The board's side, 3 to 8.
-    pub size: usize,
-}
-
-impl Playable for Series2048 {
-    fn game(&self) -> &str {
-        "2048"
-    }
-
-    fn seats(&self) -> usize {
-        1
-    }
-
-    fn variant_name(&self, _: usize) -> String {
-        format!("{0}x{0}", self.size)
-    }
-
-    fn setup(&self) -> String {
-        format!("size {}", self.size)
-    }
-
-    fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>) {
-        let strategy = &players[0].strategy;
-        let (r, replay) =
-            crate::play::g2048::play(strategy, self.size, game.index + 1, game.seed, record);
-        let reason = match (&r.fault, r.capped) {
-            (Some(_), _) => "fault",
-            (None, true) => "move cap",
-            (None, false) => "no moves left",
-        };
-        let ending = Ending {
-            figures: Figures {
-                score: Some(r.score as f64),
-                details: Some(json!({ "max_tile": r.max_tile })),
-                moves_sha256: None,
-            },
-            ..Ending::new(None, reason, r.moves, vec![r.fault])
-        };
-        (ending, replay)
     }
 }

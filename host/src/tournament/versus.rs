@@ -1,6 +1,7 @@
-//! Any registered two-player game, scheduled by the runner through the game contract: round
-//! robins, gauntlets, Elo, shards and replays for a game with no code of its own here (Connect Four
-//! first). Each game is played by [`crate::play::generic`].
+//! Any registered game, scheduled by the runner through the game contract: round robins,
+//! gauntlets, Elo, shards and replays for two players, pool tables for more (BS), for a game with
+//! no code of its own here. Each game is played by [`crate::play::generic`], through the game's
+//! typed encoding where it has one.
 
 use serde_json::json;
 
@@ -10,10 +11,13 @@ use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
 use crate::runtime::Strategy;
 use crate::tournament::runner::{Ending, Entry, Figures, Playable, Scheduled};
 
-/// A two-player registered game over a list of variants.
+/// A registered game over a list of variants, at two seats if it can be played by two, else at
+/// its fewest.
 #[derive(Clone)]
 pub struct Versus {
     pub rules: &'static dyn Rules,
+    /// Players at every game.
+    pub seats: usize,
     pub variants: Vec<Variant>,
     /// Random opening moves before the strategies play (0: none), the same for both games of a pair.
     pub openings: u32,
@@ -40,21 +44,20 @@ impl Versus {
         openings: u32,
         seed: u64,
     ) -> Result<Versus, String> {
-        if !rules.seats().contains(2) {
-            return Err(format!(
-                "{} is played by {} players, not two",
-                rules.name(),
-                rules.seats()
-            ));
-        }
+        let seats = if rules.seats().contains(2) {
+            2
+        } else {
+            rules.seats().min
+        };
         if variants.is_empty() {
             return Err("no variants".into());
         }
         for v in &variants {
-            rules.start(v, 2, 0).map(drop)?;
+            rules.start(v, seats, 0).map(drop)?;
         }
         Ok(Versus {
             rules,
+            seats: seats as usize,
             variants,
             openings,
             seed,
@@ -68,7 +71,7 @@ impl Playable for Versus {
     }
 
     fn seats(&self) -> usize {
-        2
+        self.seats
     }
 
     fn variants(&self) -> usize {
@@ -79,66 +82,69 @@ impl Playable for Versus {
         self.variants[variant].name.clone()
     }
 
+    /// The variants' set-up and, for a game that would otherwise repeat, the openings.
     fn setup(&self) -> String {
-        self.variants
-            .iter()
-            .map(|v| format!("variant {}\n{}\n", v.name, v.text.as_deref().unwrap_or("")))
-            .chain(std::iter::once(format!("openings {}\n", self.openings)))
-            .collect()
+        let variants = self.variants.iter().map(|v| self.rules.setup_text(v));
+        let openings = self
+            .rules
+            .repeats()
+            .then(|| format!("openings {}\n", self.openings));
+        variants.chain(openings).collect()
     }
 
     fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>) {
         let variant = &self.variants[game.variant];
-        let strategies = super::hosted::two(players);
+        let strategies: Vec<&Strategy> = players.iter().map(|e| &e.strategy).collect();
+        // A game of more than two seats shows its players by their entries' names.
+        let names: Vec<String> = if self.seats > 2 {
+            players.iter().map(|e| e.name.clone()).collect()
+        } else {
+            Vec::new()
+        };
         let mut turns = Vec::new();
         // How many lines each seat had logged by each recorded turn.
-        let mut logged = [0; 2];
-        let seats = strategies.map(Player::Bot);
+        let mut logged = vec![0; self.seats];
+        let seats: Vec<Player> = strategies.iter().map(|s| Player::Bot(s)).collect();
         let opening = Opening::for_pair(self.openings, self.seed, game.round);
+        let mut record_turn = |step: &Step| {
+            logged[step.seat as usize] += step.log.len();
+            let mut turn = json!({
+                "n": step.n,
+                "seat": step.seat,
+                "function": step.function,
+                "action": step.action,
+                "event": step.event,
+                "opening": step.opening,
+            });
+            // A fault taken as the seat's move in a round of simultaneous moves.
+            if step.fault {
+                turn["fault"] = true.into();
+            }
+            turns.push((turn, logged.clone()));
+        };
         let played = generic::play(
             self.rules,
             variant,
             &seats,
+            &names,
             game.seed,
             opening,
             record,
-            &mut |step: &Step| {
-                if record {
-                    logged[step.seat as usize] += step.log.len();
-                    let mut turn = json!({
-                        "n": step.n,
-                        "seat": step.seat,
-                        "function": step.function,
-                        "action": step.action,
-                        "event": step.event,
-                        "opening": step.opening,
-                    });
-                    // A fault taken as the seat's move in a round of simultaneous moves.
-                    if step.fault {
-                        turn["fault"] = true.into();
-                    }
-                    turns.push((turn, logged));
-                }
-            },
+            record.then_some(&mut record_turn as &mut dyn FnMut(&Step)),
         )
         .expect("the variants were started when the run was set up");
-        let p = &played.outcome.points;
-        let winner = if p[0] > p[1] {
-            Some(0)
-        } else if p[1] > p[0] {
-            Some(1)
-        } else {
-            None
-        };
+        let winner = played.outcome.winner();
         let ending = Ending {
             figures: Figures {
-                moves_sha256: Some(played.moves_sha256),
-                ..Figures::default()
+                moves_sha256: played.moves_sha256,
+                // A solo game's points are its score.
+                score: (self.seats == 1).then(|| played.outcome.points[0]),
+                details: played.details,
             },
             ..Ending::new(
                 winner,
                 played.outcome.reason.clone(),
-                played.moves,
+                played.turns,
                 played.faults,
             )
         };
@@ -146,7 +152,13 @@ impl Playable for Versus {
             let number = game.index + 1;
             let start = played.start;
             let mut r = Replay::new(header(
-                self.rules, variant, strategies, number, game.seed, start,
+                self.rules,
+                variant,
+                &strategies,
+                &names,
+                number,
+                game.seed,
+                start,
             ));
             for (turn, logged) in &turns {
                 r.turn_logged(turn, logged);
@@ -159,11 +171,13 @@ impl Playable for Versus {
     }
 }
 
-/// The replay header of one game: the variant by name (and text, when it came from a file).
+/// The replay header of one game: the variant by name (and text, when it came from a file), the
+/// players named `names` if the game shows names.
 fn header(
     rules: &dyn Rules,
     variant: &Variant,
-    players: [&Strategy; 2],
+    players: &[&Strategy],
+    names: &[String],
     number: usize,
     seed: u64,
     start: serde_json::Value,
@@ -175,8 +189,19 @@ fn header(
         params: json!({ "variant": variant.name, "text": variant.text }),
         number,
         seed,
-        strategies: players.iter().map(|s| StrategyRef::of(s)).collect(),
-        limits: serde_json::to_value(players.map(Strategy::limits)).expect("limits serialize"),
+        strategies: players
+            .iter()
+            .enumerate()
+            .map(|(seat, s)| match names.get(seat) {
+                Some(name) => StrategyRef {
+                    name: name.clone(),
+                    ..StrategyRef::of(s)
+                },
+                None => StrategyRef::of(s),
+            })
+            .collect(),
+        limits: serde_json::to_value(players.iter().map(|s| s.limits()).collect::<Vec<_>>())
+            .expect("limits serialize"),
         start,
     }
 }

@@ -93,6 +93,8 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
     let h = &file.header;
     let contract = h.params.get("variant").is_some();
     let mut frames = match h.game.as_str() {
+        "bs" if contract => bs_move_frames(file),
+        "2048" if contract => g2048_frames(&super::replay::g2048::from_contract(file)?),
         _ if contract => contract_frames(file)?,
         "2048" => g2048_frames(file),
         "dice" => dice_frames(file),
@@ -320,6 +322,84 @@ fn dice_frames(file: &ReplayFile) -> Vec<Frame> {
     frames
 }
 
+/// A BS rank's name: `2` to `10`, `J`, `Q`, `K`, `A`.
+fn rank_name(rank: &Value) -> &'static str {
+    const RANKS: [&str; 13] = [
+        "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+    ];
+    rank.as_u64()
+        .and_then(|r| RANKS.get(r as usize))
+        .copied()
+        .unwrap_or("?")
+}
+
+/// BS recorded through its contract: a frame per play and per call. A play shows the claim and the
+/// table with the cards on the pile; a call what the seat answered (hidden: only an omniscient
+/// viewer sees who wanted to call); the last call of a turn the whole turn, as [`bs_frames`] draws
+/// it.
+fn bs_move_frames(file: &ReplayFile) -> Vec<Frame> {
+    let names = player_names(file);
+    let turns = super::replay::bs::from_contract(file);
+    let mut whole = bs_frames(&turns).into_iter();
+    let mut frames = vec![whole.next().expect("the deal's frame")];
+    let mut sizes = vec![13u64; crate::games::bs::PLAYERS];
+    let mut pile = 0u64;
+    let table = |sizes: &[u64], pile: u64| {
+        let mut lines: Vec<String> = sizes
+            .iter()
+            .enumerate()
+            .map(|(s, n)| format!("seat {s} ({}): {n} cards", names[s]))
+            .collect();
+        lines.push(format!("pile: {pile} cards"));
+        Board::Lines { lines }
+    };
+    for (i, t) in file.turns.iter().enumerate() {
+        let (n, seat) = (i + 1, t["seat"].as_u64().map(|s| s as usize));
+        let event = &t["event"];
+        if let Some(turn) = event.get("turn") {
+            let Some(mut frame) = whole.next() else { break };
+            frame.n = n;
+            frame.seat = seat;
+            sizes = turn["hand_sizes"]
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_u64).collect())
+                .unwrap_or_default();
+            pile = turn["pile"].as_u64().unwrap_or(0);
+            frames.push(frame);
+        } else if let Some(cards) = event["play"].as_array() {
+            let played: Vec<String> = cards
+                .iter()
+                .filter_map(Value::as_u64)
+                .map(|c| super::replay::bs::card(c as u32))
+                .collect();
+            if let Some(s) = seat.and_then(|s| sizes.get_mut(s)) {
+                *s = s.saturating_sub(played.len() as u64);
+            }
+            pile += played.len() as u64;
+            let rank = rank_name(&event["rank"]);
+            frames.push(
+                Frame::new(
+                    n,
+                    seat,
+                    format!("claims {} × {rank}", played.len()),
+                    table(&sizes, pile),
+                )
+                .hiding(format!("played {}", played.join(" "))),
+            );
+        } else {
+            frames.push(
+                Frame::new(n, seat, "answers whether to call", table(&sizes, pile)).hiding(
+                    format!(
+                        "wants to call: {}",
+                        if event["call"] == true { "yes" } else { "no" }
+                    ),
+                ),
+            );
+        }
+    }
+    frames
+}
+
 fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
     let names = player_names(file);
     let table = |sizes: &[u64], pile: u64| {
@@ -332,9 +412,6 @@ fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
         Board::Lines { lines }
     };
     let mut frames = vec![Frame::new(0, None, "the deal", table(&[13, 13, 13, 13], 0))];
-    let ranks = [
-        "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
-    ];
     for (i, t) in file.turns.iter().enumerate() {
         let sizes: Vec<u64> = t["hand_sizes"]
             .as_array()
@@ -349,11 +426,7 @@ fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
                     .collect()
             })
             .unwrap_or_default();
-        let rank = t["rank"]
-            .as_u64()
-            .and_then(|r| ranks.get(r as usize))
-            .copied()
-            .unwrap_or("?");
+        let rank = rank_name(&t["rank"]);
         let call = match t["caller"].as_u64() {
             Some(c) => format!(
                 "; seat {c} calls: {} takes {} cards",

@@ -1,23 +1,25 @@
 //! BS through the game contract ([`crate::games::contract`]): four seats, the functions `play`,
 //! `call` and the optional `observe`.
 //!
-//! A turn runs as `play::bs` runs it: the mover is asked `play` (its [`Game::play_observation`]),
+//! A turn: the mover is asked `play` (its [`Game::play_observation`]),
 //! then each other seat in seat order after the mover is asked `call` (its
 //! [`Game::call_observation`], which shows no other seat's answer). The answers are collected in the
 //! match and the turn is resolved in the engine after the last one, so every call is independent.
 //! After a play, [`Match::take_notices`] gives every seat, in seat order, the public play event;
 //! after a resolution that does not end the game, the call (or no call) event and, after seat 3's
-//! turn, the round end, each to every seat: the `observe` events of `play::bs`, and none once the game
-//! is decided. The seed is the game's: the deal and the draws of a call come from it as in
+//! turn, the round end, each to every seat (the `observe` events), and none once the game is
+//! decided. The seed is the game's: the deal and the draws of a call come from it as in
 //! [`Game::new`].
 //!
-//! The observations carry the players' names by seat. The contract does not know them, so a match
-//! started by [`Rules::start`] names the seats `seat0` to `seat3`; [`BsMatch::with_names`] takes the
-//! real names.
+//! The observations carry the players' names by seat. A match started by [`Rules::start`] names
+//! the seats `seat0` to `seat3` until the driver names them ([`Match::name_seats`]: the entries'
+//! names); [`BsMatch::with_names`] takes them at once.
 
 use serde_json::{Value, json};
 
-use super::{End, Event, Game, PLAYERS, PlayObservation, Resolution, Seat, policy};
+use super::{
+    CallObservation, End, Event, Game, PLAYERS, PlayObservation, Resolution, Seat, policy,
+};
 use crate::games::Rng;
 use crate::games::contract::{
     GameInfo, Match, Outcome, Refusal, Rules, SeatIndex, Seats, Turn, Variant, VariantInfo, shown,
@@ -27,7 +29,7 @@ use crate::games::contract::{Templates, WireDecision};
 use botbox_sdk::bs as wire;
 use rand::RngExt;
 
-/// How often [`Match::random_action`] calls "BS", as the random player of `play::bs`'s tests.
+/// How often [`Match::random_action`] calls "BS".
 const RANDOM_CALL: f64 = 0.3;
 
 /// BS as the registry lists it.
@@ -91,9 +93,26 @@ impl Rules for BsRules {
         }
         Ok(with_forfeits(BsMatch::new(seed)))
     }
+
+    /// Each game is dealt from its seed.
+    fn repeats(&self) -> bool {
+        false
+    }
+
+    /// One variant with nothing to choose: no set-up.
+    fn setup_text(&self, _: &Variant) -> String {
+        String::new()
+    }
 }
 
 /// One game of BS through the contract.
+///
+/// Besides the contract's JSON, the match has a typed face for the game's encoding in
+/// `crate::hosted` ([`Match::typed`]): the observations as the SDK's types, kept and updated in
+/// place ([`BsMatch::play_observation`], [`BsMatch::call_observation`]), the answers applied as
+/// cards and booleans ([`BsMatch::play_cards`], [`BsMatch::call_bs`]) and the public events as
+/// [`Event`]s told to every seat ([`BsMatch::events`]). Both faces are one game: the JSON face is
+/// made from the typed one.
 #[derive(Clone, Debug)]
 pub struct BsMatch {
     game: Game,
@@ -102,9 +121,13 @@ pub struct BsMatch {
     calls: [bool; PLAYERS],
     /// How many of the other seats have answered the waiting play.
     asked: usize,
-    notices: Vec<(SeatIndex, &'static str, Value)>,
+    /// The public events not yet told, each to every seat in seat order.
+    events: Vec<Event>,
     /// Actions applied through [`Match::apply`], plays and calls.
     applied: u32,
+    /// The observations last handed out, updated in place for the next.
+    play_obs: Option<PlayObservation>,
+    call_obs: Option<CallObservation>,
 }
 
 impl BsMatch {
@@ -114,15 +137,17 @@ impl BsMatch {
         BsMatch::with_names(seed, names)
     }
 
-    /// A game seeded with `seed`, the seats named `names` in the observations (as `play::bs`).
+    /// A game seeded with `seed`, the seats named `names` in the observations.
     pub fn with_names(seed: u64, names: Vec<String>) -> BsMatch {
         BsMatch {
             game: Game::new(seed),
             names,
             calls: [false; PLAYERS],
             asked: 0,
-            notices: Vec::new(),
+            events: Vec::new(),
             applied: 0,
+            play_obs: None,
+            call_obs: None,
         }
     }
 
@@ -140,13 +165,31 @@ impl BsMatch {
         (self.game.to_move() + 1 + self.asked) % PLAYERS
     }
 
-    /// Tells every seat `event`, in seat order.
-    fn tell(&mut self, event: &Event) {
-        let payload = serde_json::to_value(event).expect("events serialize");
-        for seat in 0..PLAYERS {
-            self.notices
-                .push((seat as SeatIndex, "observe", payload.clone()));
+    /// What the mover sees before playing (the game waits for a play).
+    pub fn play_observation(&mut self) -> &PlayObservation {
+        match &mut self.play_obs {
+            Some(obs) => self.game.update_play_observation(obs),
+            None => self.play_obs = Some(self.game.play_observation(&self.names)),
         }
+        self.play_obs.as_ref().expect("made above")
+    }
+
+    /// What `seat` sees when asked to call on the waiting play; `None` if it is not to be asked.
+    pub fn call_observation(&mut self, seat: Seat) -> Option<&CallObservation> {
+        let asked = match &mut self.call_obs {
+            Some(obs) => self.game.update_call_observation(seat, obs),
+            None => {
+                self.call_obs = self.game.call_observation(seat, &self.names);
+                self.call_obs.is_some()
+            }
+        };
+        asked.then(|| self.call_obs.as_ref().expect("made above"))
+    }
+
+    /// The public events not yet told, each for every seat in seat order: the caller tells them
+    /// and clears the list.
+    pub fn events(&mut self) -> &mut Vec<Event> {
+        &mut self.events
     }
 
     /// What `seat` sees between its decisions: its hand and the public counts, in the shape of a
@@ -164,6 +207,54 @@ impl BsMatch {
         }
     }
 
+    /// Plays `cards` for the mover; the move's replay event when `record`.
+    pub fn play_cards(&mut self, cards: &[u32], record: bool) -> Result<Option<Value>, Refusal> {
+        let info = self
+            .game
+            .play(cards)
+            .map_err(|e| Refusal::Illegal(format!("played {cards:?}: {e}")))?;
+        self.applied += 1;
+        self.events.push(info.event());
+        Ok(record.then(|| {
+            json!({
+                "n": info.turn + 1,
+                "seat": info.player,
+                "play": cards,
+                "rank": info.rank,
+            })
+        }))
+    }
+
+    /// The next caller's answer to the waiting play (the last one resolves the turn); the move's
+    /// replay event when `record`.
+    pub fn call_bs(&mut self, call: bool, record: bool) -> Result<Option<Value>, Refusal> {
+        if !self.game.awaiting_calls() {
+            return Err(Refusal::Illegal("no play waits for a call".into()));
+        }
+        let seat = self.caller();
+        self.calls[seat] = call;
+        self.asked += 1;
+        self.applied += 1;
+        let mut event = record.then(|| json!({ "seat": seat, "call": call }));
+        if self.asked == PLAYERS - 1 {
+            let resolution = self
+                .game
+                .resolve(std::mem::replace(&mut self.calls, [false; PLAYERS]))
+                .expect("a play waits for its calls");
+            self.asked = 0;
+            if let Some(event) = &mut event {
+                event["turn"] = self.turn_record(&resolution);
+            }
+            if !self.game.is_over() {
+                self.events.push(resolution.event());
+                if let Some(round) = resolution.round_end() {
+                    self.events.push(round);
+                }
+            }
+        }
+        Ok(event)
+    }
+
     fn play(&mut self, action: &Value) -> Result<Value, Refusal> {
         let cards: Vec<u32> = serde_json::from_value(action.clone()).map_err(|_| {
             Refusal::Malformed(format!(
@@ -171,17 +262,7 @@ impl BsMatch {
                 shown(action)
             ))
         })?;
-        let info = self
-            .game
-            .play(&cards)
-            .map_err(|e| Refusal::Illegal(format!("played {cards:?}: {e}")))?;
-        self.tell(&info.event());
-        Ok(json!({
-            "n": info.turn + 1,
-            "seat": info.player,
-            "play": cards,
-            "rank": info.rank,
-        }))
+        Ok(self.play_cards(&cards, true)?.expect("recorded"))
     }
 
     fn call(&mut self, action: &Value) -> Result<Value, Refusal> {
@@ -191,28 +272,10 @@ impl BsMatch {
                 shown(action)
             ))
         })?;
-        let seat = self.caller();
-        self.calls[seat] = call;
-        self.asked += 1;
-        let mut event = json!({ "seat": seat, "call": call });
-        if self.asked == PLAYERS - 1 {
-            let resolution = self
-                .game
-                .resolve(std::mem::replace(&mut self.calls, [false; PLAYERS]))
-                .expect("a play waits for its calls");
-            self.asked = 0;
-            event["turn"] = self.turn_record(&resolution);
-            if !self.game.is_over() {
-                self.tell(&resolution.event());
-                if let Some(round) = resolution.round_end() {
-                    self.tell(&round);
-                }
-            }
-        }
-        Ok(event)
+        Ok(self.call_bs(call, true)?.expect("recorded"))
     }
 
-    /// The whole turn as `play::bs` records it in a replay, hidden cards included.
+    /// The whole turn as a replay records it, hidden cards included.
     fn turn_record(&self, r: &Resolution) -> Value {
         json!({
             "n": r.turn + 1,
@@ -248,8 +311,7 @@ impl Match for BsMatch {
         }
     }
 
-    /// The mover's play observation or a caller's call observation, exactly as `play::bs` asks with
-    /// them; between its decisions, a seat sees its own hand and the public counts (the shape of a
+    /// The mover's play observation or a caller's call observation, the seat's decision; between its decisions, a seat sees its own hand and the public counts (the shape of a
     /// play observation, `you` being the seat), or its call observation while a play waits.
     fn observation(&self, seat: SeatIndex) -> Value {
         let seat = seat as Seat;
@@ -271,17 +333,22 @@ impl Match for BsMatch {
         let Some(turn) = self.turn() else {
             return Err(Refusal::Illegal("the game is over".into()));
         };
-        let event = if turn.function == "play" {
-            self.play(action)?
+        if turn.function == "play" {
+            self.play(action)
         } else {
-            self.call(action)?
-        };
-        self.applied += 1;
-        Ok(event)
+            self.call(action)
+        }
     }
 
     fn take_notices(&mut self) -> Vec<(SeatIndex, &'static str, Value)> {
-        std::mem::take(&mut self.notices)
+        let mut notices = Vec::with_capacity(self.events.len() * PLAYERS);
+        for event in self.events.drain(..) {
+            let payload = serde_json::to_value(event).expect("events serialize");
+            for seat in 0..PLAYERS {
+                notices.push((seat as SeatIndex, "observe", payload.clone()));
+            }
+        }
+        notices
     }
 
     /// A random play of one to four cards of the hand, or a call with probability 0.3.
@@ -319,6 +386,23 @@ impl Match for BsMatch {
 
     fn moves(&self) -> u32 {
         self.applied
+    }
+
+    /// The turns completed: a play and its three calls make one.
+    fn turns(&self) -> u32 {
+        self.game.turn()
+    }
+
+    fn name_seats(&mut self, names: &[String]) {
+        if names.len() == PLAYERS {
+            self.names = names.to_vec();
+            self.play_obs = None;
+            self.call_obs = None;
+        }
+    }
+
+    fn typed(&mut self) -> Option<&mut dyn std::any::Any> {
+        Some(self)
     }
 
     /// Everything: every hand, the pile, and the calls collected for a waiting play (`null` for a

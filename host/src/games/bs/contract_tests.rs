@@ -1,14 +1,13 @@
 //! BS through the contract: seeded random playouts with the card invariants after every action, the
-//! same game as `play::bs` plays (every seat told the same things in the same order), refusals,
+//! same game through the typed face as through JSON (every seat told the same things in the same
+//! order), refusals,
 //! hidden cards, and the two ends.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 
 use super::*;
-use crate::games::bs::{CARDS, CallObservation, ROUND_LIMIT, TURN_LIMIT};
+use crate::games::bs::{CARDS, ROUND_LIMIT, TURN_LIMIT};
 use crate::games::{derive_seed, rng};
-use crate::play::bs::{Player, play_game};
-use crate::runtime::Fault;
 
 const SEED: u64 = 0xB5C0;
 
@@ -102,68 +101,54 @@ fn seeded_random_playouts_keep_the_cards_and_end_with_one_entry_per_seat() {
     }
 }
 
-/// A `play::bs` player that answers from a script and writes down everything it is told as JSON.
-struct Scripted {
-    answers: VecDeque<Value>,
-    told: Vec<Value>,
-}
-
-impl Player for Scripted {
-    fn play(&mut self, obs: &PlayObservation) -> Result<Vec<u32>, Fault> {
-        self.told.push(serde_json::to_value(obs).unwrap());
-        Ok(serde_json::from_value(self.answers.pop_front().unwrap()).unwrap())
-    }
-
-    fn call(&mut self, obs: &CallObservation) -> Result<bool, Fault> {
-        self.told.push(serde_json::to_value(obs).unwrap());
-        Ok(self.answers.pop_front().unwrap().as_bool().unwrap())
-    }
-
-    fn observe(&mut self, event: &Event) -> Result<(), Fault> {
-        self.told.push(serde_json::to_value(event).unwrap());
-        Ok(())
-    }
-
-    fn log(&self) -> Vec<String> {
-        Vec::new()
-    }
-}
-
-/// A random game through the contract, then the same answers through `play::bs::play_game`: every
-/// seat is asked and told the same things in the same order, and the game ends the same way.
+/// A random game through the contract's JSON face, then the same answers through its typed face
+/// (the one BS's encoding in `crate::hosted` uses): every seat is asked and told the same things in
+/// the same order, every event is the same, and the game ends the same way.
 #[test]
-fn the_contract_plays_the_drivers_game() {
+fn the_typed_face_plays_the_json_game() {
     for g in 0..30 {
         let seed = derive_seed(SEED + 1, g);
         let mut game = BsMatch::with_names(seed, names());
         let mut random = rng(seed ^ 3);
         let mut told: Vec<Vec<Value>> = vec![Vec::new(); PLAYERS];
-        let mut answers: Vec<VecDeque<Value>> = vec![VecDeque::new(); PLAYERS];
+        let mut moves = Vec::new();
         while let Some(turn) = game.turn() {
             let seat = turn.seat as usize;
             told[seat].push(game.observation(turn.seat));
             let action = game.random_action(&mut random).unwrap();
-            answers[seat].push_back(action.clone());
-            game.apply(&action).unwrap();
+            let event = game.apply(&action).unwrap();
+            moves.push((turn, action, event));
             for (to, function, payload) in game.take_notices() {
                 assert_eq!(function, "observe");
                 told[to as usize].push(payload);
             }
         }
-        let mut players: [Scripted; PLAYERS] = std::array::from_fn(|s| Scripted {
-            answers: answers[s].clone(),
-            told: Vec::new(),
-        });
-        let ending = play_game(&mut players, &names(), seed, None);
-        for (seat, player) in players.iter().enumerate() {
-            assert!(player.answers.is_empty());
-            assert_eq!(player.told, told[seat], "game {g} seat {seat}");
+        let mut typed = BsMatch::with_names(seed, names());
+        let mut typed_told: Vec<Vec<Value>> = vec![Vec::new(); PLAYERS];
+        for (turn, action, event) in &moves {
+            assert_eq!(typed.turn(), Some(*turn));
+            let seat = turn.seat as usize;
+            let made = if turn.function == "play" {
+                let obs = serde_json::to_value(typed.play_observation()).unwrap();
+                typed_told[seat].push(obs);
+                let cards: Vec<u32> = serde_json::from_value(action.clone()).unwrap();
+                typed.play_cards(&cards, true).unwrap()
+            } else {
+                let obs = serde_json::to_value(typed.call_observation(seat).unwrap()).unwrap();
+                typed_told[seat].push(obs);
+                typed.call_bs(action.as_bool().unwrap(), true).unwrap()
+            };
+            assert_eq!(made.as_ref(), Some(event));
+            for e in typed.events().drain(..) {
+                for told in &mut typed_told {
+                    told.push(serde_json::to_value(&e).unwrap());
+                }
+            }
         }
-        let outcome = game.outcome().unwrap();
-        assert_eq!(outcome.reason, ending.reason);
-        assert_eq!(game.game().turn(), ending.turns);
-        let winner = (0..PLAYERS).find(|&s| outcome.points[s] == 1.0);
-        assert_eq!(winner, ending.winner);
+        assert_eq!(typed_told, told, "game {g}");
+        assert_eq!(typed.turn(), None);
+        assert_eq!(typed.outcome(), game.outcome());
+        assert_eq!(typed.state(), game.state());
     }
 }
 

@@ -1,12 +1,14 @@
 //! 2048 through the game contract ([`crate::games::contract`]): one seat, `choose_move`, a board size
 //! as the variant.
 //!
-//! The observation is the engine's [`Game::observation`] as JSON, exactly what strategies get from
-//! `play::g2048`; the action is a direction string. The game is seeded as `play::g2048` seeds it
-//! ([`Game::new`] with the game's seed), so the same seed and the same directions give the same game:
+//! The observation is the engine's [`Game::observation`] as JSON; the action is a direction string.
+//! The game is seeded with [`Game::new`] and the game's seed, so the same seed and the same
+//! directions give the same game:
 //! the two starting tiles are spawned by [`Rules::start`], and each move's tile inside
-//! [`Match::apply`]. The game ends when no move is left (`no-moves`) or after [`MOVE_CAP`] moves
-//! (`move-cap`); either way the seat's points are its score.
+//! [`Match::apply`]. The game ends when no move is left (`no moves left`) or after [`MOVE_CAP`]
+//! moves (`move cap`); either way the seat's points are its score. The match has a typed face for
+//! the game's encoding in `crate::hosted` ([`Match::typed`]): the engine's observation, and a
+//! direction applied as a [`Direction`] ([`G2048Match::slide`]).
 
 use rand::RngExt;
 use serde_json::{Value, json};
@@ -22,7 +24,7 @@ use botbox_sdk::g2048 as wire;
 
 /// The most moves a game of 2048 through the contract may last: a solo game has no opponent to end
 /// it, and a strategy that never loses (or a board that keeps merging) would otherwise run forever.
-/// After this many moves the game ends with reason `move-cap`, the score as it stands. Every move adds
+/// After this many moves the game ends with reason `move cap`, the score as it stands. Every move adds
 /// a 2 or a 4 to the sum of the tiles, so a million moves means tiles summing to over two million: far
 /// past what a 4x4 board can hold (its largest tile is 2^17), so the cap never ends a default game
 /// that could still be lost; it bounds the bigger boards.
@@ -115,6 +117,19 @@ impl Rules for G2048Rules {
         let size = G2048Rules::size(&variant.name)?;
         Ok(with_forfeits(G2048Match::new(size, seed, MOVE_CAP)))
     }
+
+    /// Tiles spawn at random from the seed.
+    fn repeats(&self) -> bool {
+        false
+    }
+
+    /// The board size, as `size N`.
+    fn setup_text(&self, variant: &Variant) -> String {
+        match G2048Rules::size(&variant.name) {
+            Ok(size) => format!("size {size}"),
+            Err(_) => format!("variant {}", variant.name),
+        }
+    }
 }
 
 /// One game of 2048 through the contract.
@@ -125,7 +140,7 @@ pub struct G2048Match {
 }
 
 impl G2048Match {
-    /// A game of side `size` seeded with `seed` as `play::g2048` seeds it, ending after `cap` moves.
+    /// A game of side `size` seeded with `seed`, ending after `cap` moves.
     /// Panics on a size outside 3..=8 (the variant names are checked by [`G2048Rules::start`]).
     pub fn new(size: usize, seed: u64, cap: u32) -> G2048Match {
         G2048Match {
@@ -149,6 +164,27 @@ impl G2048Match {
 
     fn is_over(&self) -> bool {
         self.game.moves() >= self.cap || self.game.is_over()
+    }
+
+    /// Slides the board `direction` in a game that is not over (its [`Match::turn`] says so); the
+    /// move's replay event when `record`. A direction that changes nothing is refused with the legal
+    /// ones.
+    pub fn slide(&mut self, direction: Direction, record: bool) -> Result<Option<Value>, Refusal> {
+        let step = self.game.step(direction).map_err(|_| {
+            let legal: Vec<&str> = self.game.legal().iter().map(|d| d.name()).collect();
+            Refusal::Illegal(format!(
+                "{} changes nothing (legal: {})",
+                direction.name(),
+                legal.join(", ")
+            ))
+        })?;
+        Ok(record.then(|| {
+            json!({
+                "action": direction.name(),
+                "gained": step.gained,
+                "spawn": step.spawned.map(|(cell, value)| json!({ "cell": cell, "value": value })),
+            })
+        }))
     }
 }
 
@@ -177,19 +213,7 @@ impl Match for G2048Match {
                     shown(action)
                 ))
             })?;
-        let step = self.game.step(direction).map_err(|_| {
-            let legal: Vec<&str> = self.game.legal().iter().map(|d| d.name()).collect();
-            Refusal::Illegal(format!(
-                "{} changes nothing (legal: {})",
-                direction.name(),
-                legal.join(", ")
-            ))
-        })?;
-        Ok(json!({
-            "action": direction.name(),
-            "gained": step.gained,
-            "spawn": step.spawned.map(|(cell, value)| json!({ "cell": cell, "value": value })),
-        }))
+        Ok(self.slide(direction, true)?.expect("recorded"))
     }
 
     fn random_action(&self, rng: &mut Rng) -> Option<Value> {
@@ -203,9 +227,9 @@ impl Match for G2048Match {
 
     fn outcome(&self) -> Option<Outcome> {
         if self.game.is_over() {
-            Some(self.points("no-moves"))
+            Some(self.points("no moves left"))
         } else if self.game.moves() >= self.cap {
-            Some(self.points("move-cap"))
+            Some(self.points("move cap"))
         } else {
             None
         }
@@ -222,6 +246,15 @@ impl Match for G2048Match {
 
     fn moves(&self) -> u32 {
         self.game.moves()
+    }
+
+    /// The largest tile.
+    fn details(&self) -> Option<Value> {
+        Some(json!({ "max_tile": self.game.max_tile() }))
+    }
+
+    fn typed(&mut self) -> Option<&mut dyn std::any::Any> {
+        Some(self)
     }
 
     fn state(&self) -> Value {
@@ -282,7 +315,7 @@ mod tests {
             let outcome = game.outcome().unwrap();
             assert_eq!(outcome.points.len(), 1);
             assert_eq!(outcome.ranks, [0]);
-            assert_eq!(outcome.reason, "no-moves");
+            assert_eq!(outcome.reason, "no moves left");
             assert_eq!(outcome.points[0], game.state()["score"].as_f64().unwrap());
         }
     }
@@ -375,7 +408,7 @@ mod tests {
         }
         assert_eq!(game.moves(), 5);
         let outcome = game.outcome().unwrap();
-        assert_eq!(outcome.reason, "move-cap");
+        assert_eq!(outcome.reason, "move cap");
         assert_eq!(outcome.points, [game.game().score() as f64]);
         assert!(matches!(
             game.apply(&json!("left")),

@@ -1,13 +1,17 @@
 //! 2048's glue to the runtimes: the `g2048` Lua module (the host's engine behind a `Board` value,
 //! for searching bots) with the fast observation constructor, and the WASM imports of the same engine
-//! (`docs/wasm-abi.md`); how its observation and answer cross.
+//! (`docs/wasm-abi.md`); how its observation and answer cross, and its typed encoding.
 
 pub mod lua;
 pub mod wasm;
 
-use crate::games::g2048::{Direction, Observation};
+use serde_json::Value;
+
+use super::{Decided, Failed, Listeners};
+use crate::games::contract::{SeatIndex, Turn};
+use crate::games::g2048::{Direction, G2048Match, Observation};
 use crate::runtime::payload::LuaCall;
-use crate::runtime::{Answer, Extension, Payload, payload};
+use crate::runtime::{Answer, Extension, Fault, Instance, Payload, payload};
 
 /// What 2048 adds to every runtime.
 #[derive(Debug)]
@@ -64,5 +68,48 @@ impl Answer for Direction {
                 other.type_name()
             )),
         }
+    }
+}
+
+/// 2048's typed encoding: the engine's observation crosses through its fast constructor (or
+/// postcard), the answer is read as a [`Direction`] and slid on the board.
+#[derive(Debug)]
+pub struct Encoding;
+
+impl super::Encoding for Encoding {
+    fn decide(
+        &self,
+        game: &mut dyn std::any::Any,
+        _turn: Turn,
+        instance: &mut Instance,
+        record: bool,
+    ) -> Result<Decided, Failed> {
+        let game: &mut G2048Match = game
+            .downcast_mut()
+            .expect("2048's encoding is handed 2048's match");
+        let obs = game.game().observation();
+        let direction: Direction = instance.call("choose_move", &obs).map_err(Failed::Fault)?;
+        let event = game.slide(direction, record).map_err(Failed::Refused)?;
+        Ok(Decided {
+            action: if record {
+                Value::from(direction.name())
+            } else {
+                Value::Null
+            },
+            event: event.unwrap_or_default(),
+        })
+    }
+
+    /// 2048 tells nothing between moves.
+    fn notifies(&self) -> bool {
+        false
+    }
+
+    fn notify(
+        &self,
+        _game: &mut dyn std::any::Any,
+        _seats: &mut dyn Listeners,
+    ) -> Result<(), (SeatIndex, Fault)> {
+        Ok(())
     }
 }

@@ -7,13 +7,62 @@
 
 use std::fmt::Write as _;
 
-use crate::games::bs::{Game, PLAYERS, ROUND_LIMIT};
-use crate::play::bs::Turn;
+use crate::games::bs::{Game, PLAYERS, ROUND_LIMIT, Resolution, Seat};
 use crate::replay::ReplayFile;
 use crate::runtime::Fault;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
 use super::{check_seats, difference, parse, same_result};
+
+/// One turn of a BS replay: everything that happened, hidden cards included.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    /// The turn's number, from 1.
+    pub n: u32,
+    pub seat: Seat,
+    /// The required (claimed) rank.
+    pub rank: u32,
+    /// The cards played, in pile order.
+    pub cards: Vec<u32>,
+    /// The seats that said yes to calling.
+    pub callers: Vec<Seat>,
+    /// The caller chosen among them.
+    pub caller: Option<Seat>,
+    /// Whether a played card was not of the required rank.
+    pub lie: bool,
+    /// Who took the pile, after a call.
+    pub taker: Option<Seat>,
+    /// How many cards the taker picked up.
+    #[serde(default)]
+    pub taken: u32,
+    /// After a called lie, the caller's card that became the new pile.
+    pub reward: Option<u32>,
+    /// Every seat's hand size after the turn.
+    pub hand_sizes: [u32; PLAYERS],
+    /// The pile's size after the turn.
+    pub pile: u32,
+}
+
+impl Turn {
+    /// The replay line of the turn `r` resolved, with `game` as it stands after it.
+    pub fn of(r: &Resolution, game: &Game) -> Turn {
+        Turn {
+            n: r.turn + 1,
+            seat: r.player,
+            rank: r.rank,
+            cards: r.cards.iter().map(u32::from).collect(),
+            callers: (0..PLAYERS).filter(|&s| r.callers[s]).collect(),
+            caller: r.caller,
+            lie: r.lie,
+            taker: r.taker,
+            taken: r.taken,
+            reward: r.reward.map(u32::from),
+            hand_sizes: game.hand_sizes(),
+            pile: game.pile_len(),
+        }
+    }
+}
 
 /// A card as rank and suit letter: `0c` is card 0, `12s` card 51.
 pub fn card(id: u32) -> String {
@@ -79,6 +128,37 @@ struct End {
     reason: String,
     turns: u32,
     faults: [Option<Fault>; PLAYERS],
+}
+
+/// A BS replay recorded through the game contract (a line per play and per call), as this reader
+/// reads BS: a line per turn, the whole turn that the event of its last call records, at that
+/// call's line; the header's deal from the start state; the result as the game's ending. The
+/// contract's reader checks the moves first ([`super::render`]).
+pub fn from_contract(file: &ReplayFile) -> ReplayFile {
+    let mut turns = Vec::new();
+    let mut turn_lines = Vec::new();
+    for (i, t) in file.turns.iter().enumerate() {
+        if let Some(turn) = t["event"].get("turn") {
+            turns.push(turn.clone());
+            turn_lines.push(file.turn_line(i));
+        }
+    }
+    let mut header = file.header.clone();
+    header.params = json!({ "players": PLAYERS, "round_limit": ROUND_LIMIT });
+    header.start = json!({ "hands": file.header.start["hands"] });
+    let end = file.end.clone().map(|mut end| {
+        end.result = end.result["ending"].clone();
+        end
+    });
+    ReplayFile {
+        path: file.path.clone(),
+        header,
+        turns,
+        end,
+        header_line: file.header_line,
+        turn_lines,
+        end_line: file.end_line,
+    }
 }
 
 /// Prints a BS replay: the table and the deal, every turn (or the last `last`), and the end.

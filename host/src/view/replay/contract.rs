@@ -162,12 +162,7 @@ pub(super) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::
                 short(&engine)
             );
         }
-        let p = &outcome.points;
-        let winner = match p.as_slice() {
-            [a, b] if a > b => Value::from(0),
-            [a, b] if b > a => Value::from(1),
-            _ => Value::Null,
-        };
+        let winner = outcome.winner().map_or(Value::Null, Value::from);
         if ending["winner"] != winner || ending["reason"] != outcome.reason.as_str() {
             bail!(
                 "{line}: the result's winner {} and reason {} are not the outcome's ({winner}, {})",
@@ -189,11 +184,12 @@ pub(super) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::
         if !ending["moves_sha256"].is_null() && ending["moves_sha256"] != hash.as_str() {
             bail!("{line}: moves_sha256 is not the hash of the recorded moves ({hash})");
         }
-        if ending["turns"].as_u64() != Some(file.turns.len() as u64) {
+        // The game's length in its own words: its moves, or its turns (BS: a play and its calls).
+        if ending["turns"].as_u64() != Some(u64::from(game.turns())) {
             bail!(
-                "{line}: the result counts {} moves; the replay has {}",
+                "{line}: the result counts {} turns; the re-played game has {}",
                 ending["turns"],
-                file.turns.len()
+                game.turns()
             );
         }
     }

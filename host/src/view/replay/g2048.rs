@@ -2,11 +2,103 @@
 
 use std::fmt::Write as _;
 
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::games::g2048::{Direction, Game, Step};
 use crate::replay::ReplayFile;
 use crate::runtime::Fault;
-use serde::Deserialize;
 
 use super::{check_seats, difference, parse, short};
+
+/// One move of a 2048 replay.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Turn {
+    pub n: u32,
+    pub before: Vec<Vec<u32>>,
+    pub action: Direction,
+    pub gained: u32,
+    /// The spawned tile: `[row, col]` (1-based) and value.
+    pub spawn: Option<Spawn>,
+    pub after: Vec<Vec<u32>>,
+    pub score: u64,
+}
+
+impl Turn {
+    /// The turn `game` just made: `action` on the board `before`, with the engine's `step`.
+    pub fn after(game: &Game, before: Vec<Vec<u32>>, action: Direction, step: &Step) -> Turn {
+        let size = game.size();
+        Turn {
+            n: game.moves(),
+            before,
+            action,
+            gained: step.gained,
+            spawn: step.spawned.map(|(cell, value)| Spawn {
+                cell: [cell / size + 1, cell % size + 1],
+                value,
+            }),
+            after: game.board_values(),
+            score: game.score(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spawn {
+    pub cell: [usize; 2],
+    pub value: u32,
+}
+
+/// A 2048 replay recorded through the game contract (a line per move: the direction, the merge
+/// score and the new tile), as this reader reads 2048: each move with the boards before and after
+/// and the score, re-made in the engine from the header's board size and seed; the result as the
+/// bench records one game. The contract's reader checks the moves first ([`super::render`]).
+pub fn from_contract(file: &ReplayFile) -> anyhow::Result<ReplayFile> {
+    let h = &file.header;
+    let size = h.start["size"].as_u64().unwrap_or(0) as usize;
+    let mut game =
+        Game::new(size, h.seed).map_err(|e| file.bad(file.header_line, e.to_string()))?;
+    let mut turns = Vec::with_capacity(file.turns.len());
+    for (i, t) in file.turns.iter().enumerate() {
+        let line = file.turn_line(i);
+        let action = t["action"]
+            .as_str()
+            .and_then(Direction::from_name)
+            .ok_or_else(|| file.bad(line, format!("{} is not a direction", t["action"])))?;
+        let before = game.board_values();
+        let step = game
+            .step(action)
+            .map_err(|_| file.bad(line, format!("{} changes nothing", action.name())))?;
+        turns.push(serde_json::to_value(Turn::after(
+            &game, before, action, &step,
+        ))?);
+    }
+    let mut header = h.clone();
+    header.params = json!({ "size": size });
+    header.start = json!({ "board": h.start["board"] });
+    let end = file.end.clone().map(|mut end| {
+        let e = &end.result["ending"];
+        end.result = json!({
+            "game": h.number,
+            "seed": h.seed,
+            "score": e["score"].as_f64().unwrap_or(0.0) as u64,
+            "moves": e["turns"],
+            "max_tile": e["details"]["max_tile"],
+            "fault": e["faults"][0],
+            "capped": e["reason"] == "move cap",
+        });
+        end
+    });
+    Ok(ReplayFile {
+        path: file.path.clone(),
+        header,
+        turns,
+        end,
+        header_line: file.header_line,
+        turn_lines: file.turn_lines.clone(),
+        end_line: file.end_line,
+    })
+}
 
 /// The result of a 2048 game as the bench records it.
 #[derive(Deserialize)]
@@ -26,11 +118,9 @@ struct Result2048 {
 /// must be the one it deals), every recorded move is made in the engine and must give the recorded
 /// merge score, new tile, boards and score, and the end must be the engine's (score, moves, largest
 /// tile; a game that ended without a fault has no legal move left). What is printed is the engine's.
-pub(super) fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
+pub fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
     let mut text = String::new();
     let out = &mut text;
-    use crate::games::g2048::Game;
-    use crate::play::g2048::Turn;
     let h = &file.header;
     let hl = file.header_line;
     check_seats(file, 1)?;
