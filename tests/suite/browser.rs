@@ -612,6 +612,26 @@ fn the_league_pages_sign_in_upload_rank_and_keep_logs_to_their_owner() {
     // Alice signs in with her token and uploads a bot through the form.
     sign_in(&browser, &url, &alice);
     assert!(body_text(&browser).contains("alice"));
+    // Her account page dates her token: made today, and used just now by the sign-in (UTC).
+    let tokens = browser.eval("return document.querySelector('#tokens').innerText");
+    let tokens = tokens.as_str().unwrap();
+    let now = time::OffsetDateTime::now_utc();
+    let today = format!(
+        "{:04}-{:02}-{:02}",
+        now.year(),
+        u8::from(now.month()),
+        now.day()
+    );
+    assert!(
+        tokens.contains("made") && tokens.contains("last used"),
+        "{tokens}"
+    );
+    assert_eq!(
+        tokens.matches(&today).count(),
+        2,
+        "made and last used: {tokens}"
+    );
+    assert!(!tokens.contains("never"), "{tokens}");
     let bot = dir.join("web-logger.lua");
     std::fs::write(&bot, LOGGER).unwrap();
     upload_in_browser(&browser, &url, "web-logger", "connect4", &bot);

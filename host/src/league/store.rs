@@ -211,10 +211,11 @@ impl Store {
         Ok((row.try_get(0)?, token))
     }
 
-    /// The user's tokens (id, label, created, revoked).
+    /// The user's tokens (id, label, created, revoked, last used).
     pub async fn tokens(&self, user_id: i64) -> Result<Vec<TokenInfo>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, label, created, revoked FROM tokens WHERE user_id = $1 ORDER BY id",
+            "SELECT id, label, created, revoked, last_used FROM tokens WHERE user_id = $1 \
+             ORDER BY id",
         )
         .bind(user_id)
         .fetch_all(&self.pool)
@@ -226,6 +227,7 @@ impl Store {
                     label: r.try_get(1)?,
                     created: r.try_get(2)?,
                     revoked: r.try_get(3)?,
+                    last_used: r.try_get(4)?,
                 })
             })
             .collect()
@@ -244,16 +246,37 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// The user a token belongs to, if it is valid.
+    /// The user a token belongs to, if it is valid; the token is marked used.
     pub async fn user_by_token(&self, token: &str) -> Result<Option<User>, StoreError> {
         let row = sqlx::query(
-            "SELECT users.id, users.name FROM tokens JOIN users ON users.id = tokens.user_id \
+            "SELECT users.id, users.name, tokens.id, tokens.last_used FROM tokens \
+             JOIN users ON users.id = tokens.user_id \
              WHERE tokens.sha256 = $1 AND tokens.revoked IS NULL AND users.disabled IS NULL",
         )
         .bind(token_hash(token))
         .fetch_optional(&self.pool)
         .await?;
-        row.as_ref().map(user_of).transpose()
+        let Some(row) = row else { return Ok(None) };
+        self.token_used(row.try_get(2)?, row.try_get(3)?).await?;
+        user_of(&row).map(Some)
+    }
+
+    /// Notes that token `id`, last noted used at `last`, was used now, unless that was noted less
+    /// than a minute ago: a client making many requests costs the database a write a minute.
+    pub(super) async fn token_used(&self, id: i64, last: Option<i64>) -> Result<(), StoreError> {
+        let now = now_ms();
+        if last.is_some_and(|t| t >= now - 60_000) {
+            return Ok(());
+        }
+        sqlx::query(
+            "UPDATE tokens SET last_used = $1 WHERE id = $2 AND (last_used IS NULL OR last_used < $3)",
+        )
+        .bind(now)
+        .bind(id)
+        .bind(now - 60_000)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
     }
 }
 
@@ -389,6 +412,8 @@ pub struct TokenInfo {
     pub label: String,
     pub created: i64,
     pub revoked: Option<i64>,
+    /// When the token last signed a request or a sign-in in, to the minute (`None`: never).
+    pub last_used: Option<i64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, utoipa::ToSchema)]

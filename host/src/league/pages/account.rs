@@ -185,10 +185,12 @@ async fn account_page(state: &AppState, user: &User, new_token: Option<String>) 
         }
         h2 { "Tokens" }
         div.scroll { table id="tokens" {
-            thead { tr { th { "id" } th { "label" } th { "state" } th {} } }
+            thead { tr { th { "id" } th { "label" } th { "made" } th { "last used" } th { "state" } th {} } }
             tbody { @for t in &tokens { tr {
                 td.n { (t.id) } td { (t.label) }
-                td { @if t.revoked.is_some() { "revoked" } @else { "in use" } }
+                td { (utc(t.created)) }
+                td { @match t.last_used { Some(ms) => (utc(ms)), None => "never" } }
+                td { @if let Some(ms) = t.revoked { "revoked " (utc(ms)) } @else { "in use" } }
                 td { @if t.revoked.is_none() {
                     form method="post" action={ "/account/tokens/" (t.id) "/revoke" } {
                         button type="submit" { "Revoke" }
@@ -252,5 +254,31 @@ pub(super) async fn revoke_token(
             &format!("you have no token {id} in use"),
         ),
         Err(e) => from_api(Some(&user), e.into()),
+    }
+}
+
+/// A moment in milliseconds since the epoch as a UTC date and time to the minute,
+/// `2026-12-05 21:08 UTC`.
+fn utc(ms: i64) -> String {
+    let nanos = i128::from(ms) * 1_000_000;
+    match time::OffsetDateTime::from_unix_timestamp_nanos(nanos) {
+        Ok(t) => format!(
+            "{:04}-{:02}-{:02} {:02}:{:02} UTC",
+            t.year(),
+            u8::from(t.month()),
+            t.day(),
+            t.hour(),
+            t.minute()
+        ),
+        Err(_) => "?".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn moments_show_as_utc_to_the_minute() {
+        assert_eq!(super::utc(0), "1970-01-01 00:00 UTC");
+        assert_eq!(super::utc(1_796_504_880_000), "2026-12-05 21:08 UTC");
     }
 }

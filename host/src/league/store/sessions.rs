@@ -19,7 +19,8 @@ impl Store {
         ms: i64,
     ) -> Result<Option<(String, User)>, StoreError> {
         let Some(row) = sqlx::query(
-            "SELECT tokens.id, users.id, users.name FROM tokens JOIN users ON users.id = tokens.user_id \
+            "SELECT tokens.id, users.id, users.name, tokens.last_used FROM tokens \
+             JOIN users ON users.id = tokens.user_id \
              WHERE tokens.sha256 = $1 AND tokens.revoked IS NULL",
         )
         .bind(token_hash(token))
@@ -35,6 +36,7 @@ impl Store {
                 name: row.try_get(2)?,
             },
         );
+        self.token_used(token_id, row.try_get(3)?).await?;
         let id = secret("bbs_");
         let now = now_ms();
         sqlx::query(
