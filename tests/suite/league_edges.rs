@@ -1,6 +1,6 @@
 //! Small things a new league user met (issue 35): a program is refused as a program whatever name
 //! it takes, an unknown path answers a browser with a page, a retired bot's version no longer
-//! "plays", the 2048 ladder has no win-draw-loss column, and `league retire --help` says what
+//! "plays", the 2048 ladder and bot pages have no win-draw-loss column, and `league retire --help` says what
 //! retiring does.
 
 use std::time::Duration;
@@ -74,6 +74,27 @@ fn league_pages_and_refusals_say_what_is_so() {
     };
     assert!(!ladder("2048").contains("W-D-L"));
     assert!(ladder("worms").contains("W-D-L"));
+    // Nor on a 2048 bot's page, whose versions show mean points, not a rating.
+    league.upload_ok(
+        &alice,
+        "corner",
+        "2048",
+        &at("strategies/lua/g2048/corner.lua"),
+    );
+    let bot = |name: &str| {
+        client
+            .get(format!("{}/bot/{name}", league.url))
+            .send()
+            .unwrap()
+            .text()
+            .unwrap()
+    };
+    let corner = bot("corner");
+    assert!(
+        !corner.contains("W-D-L") && corner.contains("mean points"),
+        "{corner}"
+    );
+    assert!(bot("greedy").contains("W-D-L"));
     league.stop();
 
     let help = stdout(&botbox(&["league", "retire", "--help"]));

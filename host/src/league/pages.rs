@@ -396,13 +396,17 @@ async fn bot(
     } else {
         None
     };
+    let solo = super::games::seats(&bot.game).is_ok_and(|n| n == 1);
     let body = html! {
         h1 { (bot.name) }
         p { (bot.game) " bot of " strong { (bot.owner) }
             @if bot.retired.is_some() { " · retired" } }
         h2 { "Versions" }
         div.scroll { table id="versions" {
-            thead { tr { th { "version" } th { "kind" } th { "sha256" } th { "rating" } th { "±" } th { "games" } th { "W-D-L" } th { "faults" } } }
+            thead { tr { th { "version" } th { "kind" } th { "sha256" }
+                th { @if solo { "mean points" } @else { "rating" } } th { "±" } th { "games" }
+                // A game played alone has no wins, draws or losses.
+                @if !solo { th { "W-D-L" } } th { "faults" } } }
             tbody { @for v in &versions { tr {
                 td { "v" (v.number) @if v.active && bot.retired.is_none() { " (plays)" } }
                 td { (v.kind) }
@@ -410,7 +414,7 @@ async fn bot(
                 td.n { (format!("{:.1}", v.rating.value)) }
                 td.n { (format!("{:.1}", v.rating.uncertainty)) }
                 td.n { (v.games) }
-                td { (v.wins) "-" (v.draws) "-" (v.losses) }
+                @if !solo { td { (v.wins) "-" (v.draws) "-" (v.losses) } }
                 td.n { (v.faults) }
             } } }
         } }
