@@ -11,6 +11,7 @@ mod dice;
 mod embed;
 mod hostile;
 mod layers;
+mod layout;
 mod league;
 mod league_edges;
 mod league_holds;

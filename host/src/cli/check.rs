@@ -280,7 +280,10 @@ fn describe(s: &Strategy, load_ms: f64) {
     println!("strategy    {} ({})", s.path().display(), s.kind());
     println!("sha256      {}", s.hash());
     println!("loaded in   {load_ms:.1} ms");
-    println!("limits      {}", s.limits());
+    let limits = s.limits().to_string();
+    let clauses: Vec<&str> = limits.split(", ").collect();
+    let width = super::text_width().map_or(100, usize::from);
+    println!("{}", super::wrapped("limits      ", &clauses, width));
 }
 
 /// `n` and the noun, plural unless `n` is 1: "1 move", "5 moves".

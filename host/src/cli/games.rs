@@ -46,7 +46,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         ]);
     }
     super::print_report(&format!(
-        "{t}\nThe first variant is the default. `botbox check <game> <bot>` plays one game with your bot."
+        "{t}\nThe first variant is the default.\n`botbox check <game> <bot>` plays one game with your bot."
     ))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -301,12 +301,57 @@ fn print_report(text: &str) -> anyhow::Result<()> {
     }
 }
 
-/// A table in the style of every report (`comfy-table`, condensed UTF-8 borders).
+/// A table in the style of every report (`comfy-table`, condensed UTF-8 borders), its cells wrapped
+/// to fit [`text_width`] when it is wider.
 fn table<T: Into<comfy_table::Cell>>(header: Vec<T>) -> comfy_table::Table {
     let mut t = comfy_table::Table::new();
     t.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
+    t.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
+    if let Some(width) = text_width() {
+        t.set_width(width);
+    }
     t.set_header(header);
     t
+}
+
+/// The width to lay text out for: the terminal's when standard output is one, else `COLUMNS` when
+/// it is set; `None` (no limit) for output to a file or a pipe.
+fn text_width() -> Option<u16> {
+    use std::io::IsTerminal;
+    if std::io::stdout().is_terminal()
+        && let Ok((width, _)) = ratatui::crossterm::terminal::size()
+    {
+        return Some(width);
+    }
+    std::env::var("COLUMNS").ok()?.trim().parse().ok()
+}
+
+/// `items` joined by `, ` after `label`, wrapped to `width` columns with each further line indented
+/// to the first item, never breaking an item.
+fn wrapped(label: &str, items: &[&str], width: usize) -> String {
+    let indent = " ".repeat(label.chars().count());
+    let mut out = label.to_string();
+    let mut line = label.chars().count();
+    for (i, item) in items.iter().enumerate() {
+        let last = i + 1 == items.len();
+        let piece = if last {
+            item.to_string()
+        } else {
+            format!("{item},")
+        };
+        let fits = line + piece.chars().count() < width;
+        if i > 0 && fits {
+            out.push(' ');
+            line += 1;
+        } else if i > 0 {
+            out.push('\n');
+            out.push_str(&indent);
+            line = indent.len();
+        }
+        out.push_str(&piece);
+        line += piece.chars().count();
+    }
+    out
 }
 
 /// Right-aligns the numeric `columns` of a table.
