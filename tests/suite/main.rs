@@ -25,5 +25,6 @@ mod reload;
 mod sandbox;
 mod sprt;
 mod util;
+mod watching;
 mod worms;
 mod worms_bots;

@@ -284,7 +284,7 @@ fn runs_the_test_cannot_judge_are_refused_with_the_reason() {
 }
 
 /// Reads `child`'s stdout lines until one contains `wanted`, for at most `within`.
-fn wait_for_line(
+pub(crate) fn wait_for_line(
     lines: &std::sync::mpsc::Receiver<String>,
     wanted: &str,
     within: Duration,

@@ -45,7 +45,9 @@ opponents again. A save during a test starts a new one against the version just 
 Other games: a new version plays the same games (same seeds) as the previous one did, and its score is
 shown next to the previous version's; the difference is called significant when its 95% interval
 excludes 0. A save that does not load or faults in a smoke game is reported and the current version
-goes on. Stop with Ctrl-C, or give --batches.")]
+goes on. Once a version has played --rest-after games (1000 by default) against the opponents, with no
+head-to-head test running, watch says so and rests, playing nothing and using no CPU until the next save.
+Stop with Ctrl-C, or give --batches.")]
 pub struct Args {
     /// The bot being developed (a file: .lua, .wasm, .wat, or a program)
     bot: PathBuf,
@@ -86,6 +88,10 @@ pub struct Args {
     /// Stop after this many batches in all (default: run until interrupted)
     #[arg(long, value_name = "N")]
     batches: Option<usize>,
+    /// Rest once a version has played this many games against the opponents (and no head-to-head
+    /// test is running): nothing is played, and no CPU used, until the next save; 0 never rests
+    #[arg(long, default_value_t = 1000, value_name = "GAMES")]
+    rest_after: usize,
     /// Seed of the evaluation: batch k of every version plays the same games
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -324,8 +330,20 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     // Two-player games: the head-to-head test of the newest version against the one before it.
     let head_to_head = eval.game.seats() == 2;
     let mut test: Option<HeadToHead> = None;
-    for _ in 0..args.batches.unwrap_or(usize::MAX) {
-        for message in watcher.pending() {
+    // A version that has its answer rests: it waits for the next save instead of playing on.
+    let mut resting = false;
+    let mut batches = 0;
+    while batches < args.batches.unwrap_or(usize::MAX) {
+        let messages = if resting {
+            // Blocks, using no CPU, until the file changes.
+            let first = std::iter::repeat_with(|| watcher.next(Duration::from_secs(3600)))
+                .flatten()
+                .next();
+            first.into_iter().chain(watcher.pending()).collect()
+        } else {
+            watcher.pending()
+        };
+        for message in messages {
             status.end_line();
             match message {
                 Reload::Updated { strategy, .. } => match eval.validate(&strategy) {
@@ -358,6 +376,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
                         bot = strategy;
                         previous = Some(std::mem::replace(&mut current, next));
                         batch = 0;
+                        resting = false;
                     }
                     Err(e) => println!("saved, but not used: {e}; {} goes on", current.name),
                 },
@@ -366,6 +385,20 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
         }
+        if test.is_none() && args.rest_after > 0 && current.scores.len() >= args.rest_after {
+            if !resting {
+                status.end_line();
+                println!(
+                    "{}: {} games played (--rest-after {}): resting until the next save",
+                    current.name,
+                    current.scores.len(),
+                    args.rest_after
+                );
+                resting = true;
+            }
+            continue;
+        }
+        batches += 1;
         if let Some(t) = &mut test {
             t.batch(&eval, args.batch);
             status.show(&t.line());
