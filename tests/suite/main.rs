@@ -22,6 +22,7 @@ mod program_time;
 mod programs;
 mod registry;
 mod reload;
+mod replay_text;
 mod sandbox;
 mod sprt;
 mod util;

@@ -69,9 +69,11 @@ pub fn from_contract(file: &ReplayFile) -> anyhow::Result<ReplayFile> {
         let step = game
             .step(action)
             .map_err(|_| file.bad(line, format!("{} changes nothing", action.name())))?;
-        turns.push(serde_json::to_value(Turn::after(
-            &game, before, action, &step,
-        ))?);
+        let mut turn = serde_json::to_value(Turn::after(&game, before, action, &step))?;
+        if let Some(logged) = t.get("logged") {
+            turn["logged"] = logged.clone();
+        }
+        turns.push(turn);
     }
     let mut header = h.clone();
     header.params = json!({ "size": size });
@@ -158,7 +160,18 @@ pub fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<Stri
         writeln!(out, "start")?;
         print_board(out, &game.board_values())?;
     }
+    // The bot's log lines go beside the move whose decision wrote them (a turn records how many
+    // lines there were by then, when that changed); those of the moves not shown are skipped.
+    let log: &[String] = file
+        .end
+        .as_ref()
+        .and_then(|e| e.logs.first())
+        .map_or(&[], Vec::as_slice);
+    let (mut told, mut logged) = (0, 0);
     for (i, value) in file.turns.iter().enumerate() {
+        if let Some(n) = value["logged"].get(0).and_then(serde_json::Value::as_u64) {
+            logged = (n as usize).min(log.len());
+        }
         let line = file.turn_line(i);
         let recorded: Turn = parse(file, line, "not a 2048 move", value)?;
         if game.is_over() {
@@ -187,6 +200,7 @@ pub fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<Stri
                 .into());
         }
         if i < skip {
+            told = logged;
             continue;
         }
         let spawn = t.spawn.map_or(String::new(), |s| {
@@ -200,6 +214,10 @@ pub fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<Stri
             t.gained,
             t.score
         )?;
+        for line in log.get(told..logged).unwrap_or_default() {
+            writeln!(out, "  | {line}")?;
+        }
+        told = told.max(logged);
         print_board(out, &t.after)?;
     }
     match &file.end {
@@ -282,7 +300,8 @@ pub fn print_2048(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<Stri
             if let Some(fault) = &r.fault {
                 writeln!(out, "fault: {}: {}", fault.kind, fault.message)?;
             }
-            for line in end.logs.iter().flatten() {
+            // What was logged after the last recorded move (a decision that faulted, say).
+            for line in log.get(told..).unwrap_or_default() {
                 writeln!(out, "  | {line}")?;
             }
         }
