@@ -52,3 +52,93 @@ fn games_and_check_fit_80_and_100_columns() {
     assert!(widest(&games) > 120, "{games}");
     assert_eq!(games.lines().filter(|l| l.starts_with("│ ")).count(), 7);
 }
+
+/// The texts of a page's charts: `(x, text)` of every SVG `<text>`.
+fn chart_texts(page: &str) -> Vec<(f64, String)> {
+    let mut out = Vec::new();
+    for piece in page.split("<text ").skip(1) {
+        let Some((attrs, rest)) = piece.split_once('>') else {
+            continue;
+        };
+        let text = rest
+            .split("</text>")
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        let x = attrs
+            .split("x=\"")
+            .nth(1)
+            .and_then(|v| v.split('"').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0.0);
+        out.push((x, text));
+    }
+    out
+}
+
+/// A report page written from `botbox ARGS --json` (run in a scratch directory).
+fn report_page(name: &str, args: &[&str]) -> String {
+    let dir = crate::util::scratch(&format!("layout/{name}"));
+    let json = dir.join("report.json");
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--json", json.to_str().unwrap()]);
+    printed(&all, None);
+    let html = dir.join("html");
+    printed(
+        &[
+            "report",
+            json.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        None,
+    );
+    std::fs::read_to_string(html.join("index.html")).unwrap()
+}
+
+#[test]
+fn charts_count_in_whole_numbers_label_every_die_and_keep_the_legend_beside_the_plot() {
+    let random = at("strategies/lua/connect4/random.lua");
+    let center = at("strategies/lua/connect4/center.lua");
+    let page = report_page(
+        "connect4",
+        &[
+            "tournament",
+            "connect4",
+            "--players",
+            random.to_str().unwrap(),
+            center.to_str().unwrap(),
+            "--games",
+            "20",
+        ],
+    );
+    let texts = chart_texts(&page);
+    assert!(texts.len() > 20, "{texts:?}");
+    // Game counts and percentages as whole numbers: 5, not 5.0.
+    let decimals: Vec<&String> = texts
+        .iter()
+        .map(|(_, t)| t)
+        .filter(|t| t.ends_with(".0") && t[..t.len() - 2].parse::<u64>().is_ok())
+        .collect();
+    assert!(decimals.is_empty(), "{decimals:?}");
+    // The legend names each entry in the column right of the plot (the last 170 of 760 pixels).
+    for name in ["random", "center"] {
+        let xs: Vec<f64> = texts
+            .iter()
+            .filter(|(_, t)| t == name)
+            .map(|(x, _)| *x)
+            .collect();
+        assert!(
+            !xs.is_empty() && xs.iter().all(|&x| x >= 590.0),
+            "{name}: {xs:?}"
+        );
+    }
+    // The dice ranking's bar chart names every die under its bar.
+    let page = report_page("dice", &["dice", "examples/dice/wuerfel0.txt"]);
+    let texts = chart_texts(&page);
+    for die in 1..=6 {
+        let name = format!("D{die}");
+        assert!(texts.iter().any(|(_, t)| *t == name), "{name}: {texts:?}");
+    }
+}

@@ -13,7 +13,9 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use plotters::prelude::*;
 use serde_json::Value;
 
-use crate::view::chart::{grouped_bars, line_chart, svg_error};
+use crate::view::chart::{
+    AXIS, CAPTION, SIZE, TICKS, grouped_bars, legend, line_chart, split, svg_error, tick,
+};
 
 /// Write a run's report (the JSON of tournament, match, bench or dice) as a web page with charts
 #[derive(Debug, clap::Args)]
@@ -347,22 +349,30 @@ fn score_histogram(games: &[Value]) -> anyhow::Result<String> {
             .max()
             .unwrap_or(1)
             .max(1);
-        let root = SVGBackend::with_string(&mut svg, (760, 380)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(svg_error)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption("points per game", ("sans-serif", 18))
+        let (plot, legend_area) = split(&root, counts.len());
+        let mut chart = ChartBuilder::on(&plot)
+            .caption("points per game", CAPTION)
             .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(44)
+            .x_label_area_size(44)
+            .y_label_area_size(52)
             .build_cartesian_2d(0f64..width * 21.0, 0u32..top + 1)
             .map_err(svg_error)?;
         chart
             .configure_mesh()
             .x_desc("points")
             .y_desc("games")
+            .label_style(TICKS)
+            .axis_desc_style(AXIS)
+            .x_label_formatter(&tick)
             .draw()
             .map_err(svg_error)?;
         grouped_bars(&mut chart, &counts, width)?;
+        if let Some(area) = legend_area {
+            let names: Vec<String> = counts.iter().map(|(n, _)| n.clone()).collect();
+            legend(&area, &names, true)?;
+        }
         root.present().map_err(svg_error)?;
     }
     Ok(svg)
@@ -390,28 +400,40 @@ fn tile_bars(games: &[Value]) -> anyhow::Result<String> {
         .unwrap_or(1);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (760, 340)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(svg_error)?;
+        let (plot, legend_area) = split(&root, by.len());
         let k = tiles.len().max(1) as f64;
-        let mut chart = ChartBuilder::on(&root)
-            .caption("largest tile per game", ("sans-serif", 18))
+        let mut chart = ChartBuilder::on(&plot)
+            .caption("largest tile per game", CAPTION)
             .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(44)
+            .x_label_area_size(44)
+            .y_label_area_size(52)
             .build_cartesian_2d(0f64..k, 0u32..top + 1)
             .map_err(svg_error)?;
         let labels = tiles.clone();
         chart
             .configure_mesh()
-            .x_labels(tiles.len().max(1))
-            .x_label_formatter(&|x| {
-                labels
-                    .get(*x as usize)
-                    .map_or_else(String::new, |t| t.to_string())
-            })
+            // A label under the middle of each tile's bars.
+            .x_labels(0)
             .x_desc("largest tile")
             .y_desc("games")
+            .label_style(TICKS)
+            .axis_desc_style(AXIS)
             .draw()
+            .map_err(svg_error)?;
+        let style =
+            TextStyle::from(TICKS)
+                .color(&BLACK)
+                .pos(plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Center,
+                    plotters::style::text_anchor::VPos::Top,
+                ));
+        chart
+            .draw_series(labels.iter().enumerate().map(|(i, t)| {
+                EmptyElement::at((i as f64 + 0.5, 0u32))
+                    + Text::new(t.to_string(), (0, 6), style.clone())
+            }))
             .map_err(svg_error)?;
         let counts: Vec<(String, Vec<u32>)> = by
             .iter()
@@ -421,6 +443,10 @@ fn tile_bars(games: &[Value]) -> anyhow::Result<String> {
             })
             .collect();
         grouped_bars(&mut chart, &counts, 1.0)?;
+        if let Some(area) = legend_area {
+            let names: Vec<String> = counts.iter().map(|(n, _)| n.clone()).collect();
+            legend(&area, &names, true)?;
+        }
         root.present().map_err(svg_error)?;
     }
     Ok(svg)
@@ -451,26 +477,38 @@ fn render_dice(report: &Value) -> anyhow::Result<Markup> {
                 )
             })
             .collect();
-        let root = SVGBackend::with_string(&mut svg, (760, 340)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(svg_error)?;
         let k = rows.len().max(1) as f64;
         let mut chart = ChartBuilder::on(&root)
-            .caption(
-                "mean win rate against the other dice (± 95%)",
-                ("sans-serif", 18),
-            )
+            .caption("mean win rate against the other dice (± 95%)", CAPTION)
             .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(44)
+            .x_label_area_size(44)
+            .y_label_area_size(52)
             .build_cartesian_2d(0f64..k, 0f64..100f64)
             .map_err(svg_error)?;
-        let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
         chart
             .configure_mesh()
-            .x_labels(rows.len().max(1))
-            .x_label_formatter(&|x| labels.get(*x as usize).cloned().unwrap_or_default())
+            // Every die's name under its bar.
+            .x_labels(0)
             .y_desc("win %")
+            .label_style(TICKS)
+            .axis_desc_style(AXIS)
+            .y_label_formatter(&tick)
             .draw()
+            .map_err(svg_error)?;
+        let style =
+            TextStyle::from(TICKS)
+                .color(&BLACK)
+                .pos(plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Center,
+                    plotters::style::text_anchor::VPos::Top,
+                ));
+        chart
+            .draw_series(rows.iter().enumerate().map(|(i, r)| {
+                EmptyElement::at((i as f64 + 0.5, 0.0))
+                    + Text::new(r.0.clone(), (0, 6), style.clone())
+            }))
             .map_err(svg_error)?;
         let color = Palette99::pick(0).to_rgba();
         chart
