@@ -89,15 +89,17 @@ pub struct WorkConfig {
     pub lease: Duration,
 }
 
-/// Raised on Ctrl-C or SIGTERM.
+/// Raised on Ctrl-C or SIGTERM. The handlers are installed before this returns, so a signal that
+/// comes as soon as the server says it listens stops it cleanly (installed in the task, they could
+/// come after it and leave the signal's default action, death, in place).
 fn shutdown_signal() -> watch::Receiver<bool> {
+    use tokio::signal::unix::{SignalKind, signal};
     let (tx, rx) = watch::channel(false);
+    let mut int = signal(SignalKind::interrupt()).expect("a SIGINT handler");
+    let mut term = signal(SignalKind::terminate()).expect("a SIGTERM handler");
     tokio::spawn(async move {
-        let ctrl_c = tokio::signal::ctrl_c();
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-            .expect("a SIGTERM handler");
         tokio::select! {
-            _ = ctrl_c => {},
+            _ = int.recv() => {},
             _ = term.recv() => {},
         }
         tracing::info!("shutting down: finishing the games in play");
