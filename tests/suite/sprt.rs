@@ -284,6 +284,21 @@ fn runs_the_test_cannot_judge_are_refused_with_the_reason() {
 }
 
 /// Reads `child`'s stdout lines until one contains `wanted`, for at most `within`.
+/// The lines a child writes to its piped standard output, as they come, read on a thread of
+/// their own.
+pub(crate) fn stdout_lines(child: &mut std::process::Child) -> std::sync::mpsc::Receiver<String> {
+    let stdout = child.stdout.take().expect("a piped stdout");
+    let (send, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            if send.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
 pub(crate) fn wait_for_line(
     lines: &std::sync::mpsc::Receiver<String>,
     wanted: &str,
@@ -331,15 +346,7 @@ fn watch_tests_a_saved_version_against_the_previous_one_head_to_head() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (send, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout).lines() {
-            if send.send(line.unwrap_or_default()).is_err() {
-                break;
-            }
-        }
-    });
+    let lines = stdout_lines(&mut child);
     wait_for_line(&lines, "v1 bot@", Duration::from_secs(30));
     std::thread::sleep(Duration::from_millis(300));
     std::fs::copy(util::at(EXPECTIMAX), &file).unwrap();

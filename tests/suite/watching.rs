@@ -1,10 +1,9 @@
 //! `botbox watch` rests once a version has its answer (issue 35): it says so, uses no CPU while it
 //! waits, and wakes on the next save.
 
-use std::io::BufRead;
 use std::time::Duration;
 
-use crate::sprt::wait_for_line;
+use crate::sprt::{stdout_lines, wait_for_line};
 use crate::util::{at, repo, scratch};
 
 /// The CPU time a process has used so far, in clock ticks (user and system, `/proc/PID/stat`).
@@ -31,15 +30,7 @@ fn watch_rests_once_a_version_has_its_answer_and_wakes_on_a_save() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (send, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout).lines() {
-            if send.send(line.unwrap_or_default()).is_err() {
-                break;
-            }
-        }
-    });
+    let lines = stdout_lines(&mut child);
     let rest = wait_for_line(
         &lines,
         "resting until the next save",

@@ -14,7 +14,8 @@ use plotters::prelude::*;
 use serde_json::Value;
 
 use crate::view::chart::{
-    AXIS, CAPTION, SIZE, TICKS, grouped_bars, legend, line_chart, split, svg_error, tick,
+    AXIS, CAPTION, SIZE, TICKS, category_labels, grouped_bars, legend, line_chart, split,
+    svg_error, tick,
 };
 
 /// Write a run's report (the JSON of tournament, match, bench or dice) as a web page with charts
@@ -411,7 +412,6 @@ fn tile_bars(games: &[Value]) -> anyhow::Result<String> {
             .y_label_area_size(52)
             .build_cartesian_2d(0f64..k, 0u32..top + 1)
             .map_err(svg_error)?;
-        let labels = tiles.clone();
         chart
             .configure_mesh()
             // A label under the middle of each tile's bars.
@@ -422,19 +422,8 @@ fn tile_bars(games: &[Value]) -> anyhow::Result<String> {
             .axis_desc_style(AXIS)
             .draw()
             .map_err(svg_error)?;
-        let style =
-            TextStyle::from(TICKS)
-                .color(&BLACK)
-                .pos(plotters::style::text_anchor::Pos::new(
-                    plotters::style::text_anchor::HPos::Center,
-                    plotters::style::text_anchor::VPos::Top,
-                ));
-        chart
-            .draw_series(labels.iter().enumerate().map(|(i, t)| {
-                EmptyElement::at((i as f64 + 0.5, 0u32))
-                    + Text::new(t.to_string(), (0, 6), style.clone())
-            }))
-            .map_err(svg_error)?;
+        let names: Vec<String> = tiles.iter().map(u64::to_string).collect();
+        category_labels(&mut chart, &names, 0u32)?;
         let counts: Vec<(String, Vec<u32>)> = by
             .iter()
             .map(|(name, counts)| {
@@ -497,19 +486,8 @@ fn render_dice(report: &Value) -> anyhow::Result<Markup> {
             .y_label_formatter(&tick)
             .draw()
             .map_err(svg_error)?;
-        let style =
-            TextStyle::from(TICKS)
-                .color(&BLACK)
-                .pos(plotters::style::text_anchor::Pos::new(
-                    plotters::style::text_anchor::HPos::Center,
-                    plotters::style::text_anchor::VPos::Top,
-                ));
-        chart
-            .draw_series(rows.iter().enumerate().map(|(i, r)| {
-                EmptyElement::at((i as f64 + 0.5, 0.0))
-                    + Text::new(r.0.clone(), (0, 6), style.clone())
-            }))
-            .map_err(svg_error)?;
+        let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+        category_labels(&mut chart, &names, 0.0)?;
         let color = Palette99::pick(0).to_rgba();
         chart
             .draw_series(rows.iter().enumerate().map(|(i, r)| {

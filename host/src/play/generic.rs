@@ -62,7 +62,7 @@ pub struct Step {
     pub action: Value,
     /// The contract's replay event for the move.
     pub event: Value,
-    /// The lines the seat logged while deciding (only when the trace asks for logs).
+    /// The lines the seat logged while deciding (only in a recorded game).
     pub log: Vec<String>,
     /// A move of the opening, drawn by the game's random player for the seat.
     pub opening: bool,

@@ -133,6 +133,30 @@ pub fn line_chart(
     Ok(svg)
 }
 
+/// Names each category under the middle of its slot: category `k` spans `k..k + 1` on the x axis,
+/// `bottom` is the y axis's lowest value. (Tick placement would label only some of them.)
+pub fn category_labels<'a, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<RangedCoordf64, Y>>,
+    names: &[String],
+    bottom: Y::ValueType,
+) -> anyhow::Result<()>
+where
+    Y: plotters::coord::ranged1d::Ranged,
+    Y::ValueType: Clone + 'a,
+{
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    let style = TextStyle::from(TICKS)
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    chart
+        .draw_series(names.iter().enumerate().map(|(i, name)| {
+            EmptyElement::at((i as f64 + 0.5, bottom.clone()))
+                + Text::new(name.clone(), (0, 6), style.clone())
+        }))
+        .map_err(svg_error)?;
+    Ok(())
+}
+
 /// Bars side by side, one colour per entry: category `k` spans `k * width..(k + 1) * width` on the x
 /// axis, and each entry's count there stands in its own slot. The caller draws the legend
 /// ([`legend`], in the column [`split`] left).

@@ -344,15 +344,7 @@ fn bs_move_frames(file: &ReplayFile) -> Vec<Frame> {
     let mut frames = vec![whole.next().expect("the deal's frame")];
     let mut sizes = vec![13u64; crate::games::bs::PLAYERS];
     let mut pile = 0u64;
-    let table = |sizes: &[u64], pile: u64| {
-        let mut lines: Vec<String> = sizes
-            .iter()
-            .enumerate()
-            .map(|(s, n)| format!("seat {s} ({}): {n} cards", names[s]))
-            .collect();
-        lines.push(format!("pile: {pile} cards"));
-        Board::Lines { lines }
-    };
+    let table = |sizes: &[u64], pile: u64| bs_table(&names, sizes, pile);
     for (i, t) in file.turns.iter().enumerate() {
         let (n, seat) = (i + 1, t["seat"].as_u64().map(|s| s as usize));
         let event = &t["event"];
@@ -400,17 +392,20 @@ fn bs_move_frames(file: &ReplayFile) -> Vec<Frame> {
     frames
 }
 
+/// A BS table: each seat's hand size, then the pile's.
+fn bs_table(names: &[String], sizes: &[u64], pile: u64) -> Board {
+    let mut lines: Vec<String> = sizes
+        .iter()
+        .enumerate()
+        .map(|(s, n)| format!("seat {s} ({}): {n} cards", names[s]))
+        .collect();
+    lines.push(format!("pile: {pile} cards"));
+    Board::Lines { lines }
+}
+
 fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
     let names = player_names(file);
-    let table = |sizes: &[u64], pile: u64| {
-        let mut lines: Vec<String> = sizes
-            .iter()
-            .enumerate()
-            .map(|(s, n)| format!("seat {s} ({}): {n} cards", names[s]))
-            .collect();
-        lines.push(format!("pile: {pile} cards"));
-        Board::Lines { lines }
-    };
+    let table = |sizes: &[u64], pile: u64| bs_table(&names, sizes, pile);
     let mut frames = vec![Frame::new(0, None, "the deal", table(&[13, 13, 13, 13], 0))];
     for (i, t) in file.turns.iter().enumerate() {
         let sizes: Vec<u64> = t["hand_sizes"]
