@@ -28,12 +28,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use botbox::games::contract::Variant;
 use botbox::games::derive_seed;
-use botbox::games::dice::file;
-use botbox::play::dice_free::DiceFree;
 use botbox::runtime::{Limits, Strategy};
+use botbox::tournament::dice::free::{DiceFree, DieOf};
 use botbox::tournament::runner::{self, Entry, Format, Plan, Run};
 use botbox::tournament::sprt::{Hypothesis, Model, Sequential, Sprt, SprtReport};
+use botbox::tournament::versus::Versus;
 
 /// The most games of one run: far above what a decision takes.
 const CAP: usize = 20_000;
@@ -53,13 +54,10 @@ fn bot(name: &str) -> Strategy {
 
 /// One SPRT run of `a` against `b` on die 1, as `botbox match dice a b --die 1 --sprt` plays it.
 fn sprt_run(test: Sprt, a: &Strategy, b: &Strategy, seed: u64, jobs: usize) -> SprtReport {
-    let text = std::fs::read_to_string(repo().join("examples/dice/wuerfel0.txt")).expect("dice");
-    let dice = file::parse(&text).expect("the bundled dice parse");
-    let game = DiceFree {
-        dice,
-        die_of: vec![0, 0],
-        seed,
-    };
+    let free = DiceFree::new(Variant::named("wuerfel0"), DieOf::Entries(vec![0, 0]), seed)
+        .expect("the bundled dice");
+    let rules = botbox::games::registry::find("dice").expect("dice is registered");
+    let game = Versus::arranged(rules, std::sync::Arc::new(free)).expect("the dice game");
     let entries = [
         Entry {
             name: format!("D1:{}", a.name()),

@@ -2,9 +2,13 @@
 //! die, playing Mensch ärgere Dich nicht under the manufacturer's original rule, where the player
 //! chooses which piece to move.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::play::dice_free::DiceFree;
+use anyhow::Context;
+
+use crate::games::contract::Variant;
+use crate::games::dice::Die;
+use crate::tournament::dice::free::{DiceFree, DieOf};
 use crate::tournament::runner::Entry;
 
 /// The dice of a dice run: `botbox match dice`, `botbox tournament dice`, `botbox watch --game dice`.
@@ -16,19 +20,45 @@ pub struct DiceArgs {
     pub die: Vec<usize>,
 }
 
-/// The free variant's entries: every strategy with every chosen die (numbered from 1; all when
-/// none are chosen), die-major, so every pairing's first entry has the lower die, as `botbox dice`
-/// seats them.
-/// The dice of `args` and how to name their file in messages.
-pub fn read(args: &DiceArgs) -> anyhow::Result<(Vec<crate::games::dice::Die>, String)> {
+/// The dice file of `args` as the contract's variant names it (the bundled `wuerfel0`, or a file's
+/// stem with its text), its dice, and how to name it in messages.
+pub fn read(args: &DiceArgs) -> anyhow::Result<(Variant, Vec<Die>, String)> {
     Ok(match &args.dice {
-        Some(path) => (super::dice::read_dice(path)?, path.display().to_string()),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let dice = crate::games::dice::file::parse(&text)
+                .with_context(|| format!("reading the dice file {}", path.display()))?;
+            let file = Variant {
+                name: variant_name(path),
+                text: Some(text),
+            };
+            (file, dice, path.display().to_string())
+        }
         None => {
             let text = crate::games::dice::bundled("wuerfel0").expect("bundled");
             let dice = crate::games::dice::file::parse(text).expect("the bundled dice parse");
-            (dice, "the bundled wuerfel0".to_string())
+            (
+                Variant::named("wuerfel0"),
+                dice,
+                "the bundled wuerfel0".to_string(),
+            )
         }
     })
+}
+
+/// A dice file's name in a variant: its stem, without the characters the variant's own syntax
+/// uses (`NAME:I,J@1`).
+fn variant_name(path: &Path) -> String {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name: String = stem
+        .chars()
+        .map(|c| if matches!(c, ':' | '@' | ',') { '_' } else { c })
+        .collect();
+    if name.is_empty() { "dice".into() } else { name }
 }
 
 /// Die `n` (numbered from 1) of a file of `count` dice, as an index.
@@ -39,12 +69,15 @@ pub fn die_index(n: usize, count: usize, file: &str) -> anyhow::Result<usize> {
     Ok(n - 1)
 }
 
+/// The free variant's entries: every strategy with every chosen die (numbered from 1; all when
+/// none are chosen), die-major, so every pairing's first entry has the lower die, as `botbox dice`
+/// seats them.
 pub fn lineup(
     args: &DiceArgs,
     strategies: &[Entry],
     seed: u64,
 ) -> anyhow::Result<(DiceFree, Vec<Entry>)> {
-    let (dice, file) = read(args)?;
+    let (variant, dice, file) = read(args)?;
     let mut chosen = Vec::new();
     for &n in &args.die {
         let d = die_index(n, dice.len(), &file)?;
@@ -70,5 +103,6 @@ pub fn lineup(
     if entries.len() < 2 {
         anyhow::bail!("a tournament needs at least two entries: give more dice or more strategies");
     }
-    Ok((DiceFree { dice, die_of, seed }, entries))
+    let free = DiceFree::new(variant, DieOf::Entries(die_of), seed).map_err(anyhow::Error::msg)?;
+    Ok((free, entries))
 }

@@ -77,13 +77,15 @@ pub fn build(
                 dice: options.dice.clone(),
                 die: options.die.clone(),
             };
-            let (game, entries) = super::dice_free::lineup(&dice, &strategies, options.seed)?;
+            let (free, entries) = super::dice_free::lineup(&dice, &strategies, options.seed)?;
             anyhow::ensure!(
                 !options.one_pairing || entries.len() == strategies.len(),
                 "--sprt compares two strategies on one die: choose it with --die N (this run uses \
                  {} dice)",
                 entries.len() / strategies.len().max(1)
             );
+            let rules = crate::games::registry::find(name).map_err(anyhow::Error::msg)?;
+            let game = Versus::arranged(rules, Arc::new(free)).map_err(anyhow::Error::msg)?;
             (Arc::new(game), entries)
         }
         other => {

@@ -269,16 +269,19 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     // Dice: every entry plays the chosen die; the bot is entry 0 of each batch, the opponents follow.
     let game: super::hosted::Game = match args.game.as_str() {
         "dice" => {
-            let (dice, file) = super::dice_free::read(&super::dice_free::DiceArgs {
+            use crate::tournament::dice::free::{DiceFree, DieOf};
+            let (variant, dice, file) = super::dice_free::read(&super::dice_free::DiceArgs {
                 dice: args.dice.clone(),
                 die: Vec::new(),
             })?;
             let die = super::dice_free::die_index(args.die, dice.len(), &file).context("--die")?;
-            std::sync::Arc::new(crate::play::dice_free::DiceFree {
-                dice,
-                die_of: vec![die; 1 + strategies.len()],
-                seed: args.seed,
-            })
+            let die_of = DieOf::Entries(vec![die; 1 + strategies.len()]);
+            let free = DiceFree::new(variant, die_of, args.seed).map_err(anyhow::Error::msg)?;
+            let rules = crate::games::registry::find("dice").map_err(anyhow::Error::msg)?;
+            let game =
+                crate::tournament::versus::Versus::arranged(rules, std::sync::Arc::new(free))
+                    .map_err(anyhow::Error::msg)?;
+            std::sync::Arc::new(game)
         }
         _ => super::hosted::build(&args.game, &options, strategies.clone())?.0,
     };

@@ -7,6 +7,7 @@
 //! and nothing if its wire types cross as JSON.
 
 pub mod bs;
+pub mod dice;
 pub mod g2048;
 
 use std::any::Any;
@@ -20,7 +21,11 @@ use crate::runtime::{
 };
 
 /// Every game's typed encoding, by game name ([`encoding`]).
-static ENCODINGS: [(&str, &dyn Encoding); 2] = [("bs", &bs::Encoding), ("2048", &g2048::Encoding)];
+static ENCODINGS: [(&str, &dyn Encoding); 3] = [
+    ("bs", &bs::Encoding),
+    ("2048", &g2048::Encoding),
+    ("dice", &dice::Encoding),
+];
 
 /// The typed encoding of the game named `game`, if it has one.
 pub fn encoding(game: &str) -> Option<&'static dyn Encoding> {

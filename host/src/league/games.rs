@@ -14,9 +14,9 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context;
 
 use crate::games::registry;
-use crate::play::dice_free::DiceFree;
 use crate::play::worms::{NamedMap, Worms};
 use crate::runtime::{LimitSpec, Strategy};
+use crate::tournament::dice::free::{DiceFree, DieOf};
 use crate::tournament::runner::{self, Entry, GameRecord, Playable, Scheduled};
 
 /// A ladder's game, shared by the threads that play it.
@@ -97,7 +97,13 @@ pub fn ladder(game: &str, seed: u64) -> anyhow::Result<Game> {
                 openings: Some((WORMS_OPENING, seed)),
             })
         }
-        "dice" => Arc::new(DiceLadder::new(seed)),
+        "dice" => {
+            let file = crate::games::contract::Variant::named("wuerfel0");
+            let free = DiceFree::new(file, DieOf::Variant, seed).map_err(anyhow::Error::msg)?;
+            let versus = crate::tournament::versus::Versus::arranged(rules, Arc::new(free))
+                .map_err(|e| anyhow::anyhow!("dice: {e}"))?;
+            Arc::new(versus)
+        }
         other => {
             let variants = vec![registry::default_variant(rules)];
             let openings = if rules.repeats() { CONTRACT_OPENING } else { 0 };
@@ -106,56 +112,6 @@ pub fn ladder(game: &str, seed: u64) -> anyhow::Result<Game> {
             Arc::new(versus)
         }
     })
-}
-
-/// The dice ladder: the free variant with both players on one die of `wuerfel0`, the variant
-/// naming the die.
-#[derive(Debug)]
-struct DiceLadder {
-    dice: Vec<crate::games::dice::Die>,
-    seed: u64,
-}
-
-impl DiceLadder {
-    fn new(seed: u64) -> DiceLadder {
-        let text = crate::games::dice::bundled("wuerfel0").expect("the bundled dice");
-        let dice = crate::games::dice::file::parse(text).expect("the bundled dice parse");
-        DiceLadder { dice, seed }
-    }
-}
-
-impl Playable for DiceLadder {
-    fn game(&self) -> &str {
-        "dice"
-    }
-    fn seats(&self) -> usize {
-        2
-    }
-    fn variants(&self) -> usize {
-        self.dice.len()
-    }
-    fn variant_name(&self, variant: usize) -> String {
-        format!("wuerfel0 D{}", variant + 1)
-    }
-    fn play(
-        &self,
-        game: &Scheduled,
-        players: &[&Entry],
-        record: bool,
-    ) -> (runner::Ending, Option<crate::replay::Replay>) {
-        let free = DiceFree {
-            dice: self.dice.clone(),
-            die_of: vec![game.variant, game.variant],
-            seed: self.seed,
-        };
-        free.play(
-            game.index,
-            [0, 1],
-            game.round,
-            [&players[0].strategy, &players[1].strategy],
-            record,
-        )
-    }
 }
 
 /// A version as a worker plays it.

@@ -3,7 +3,6 @@
 //! the game with its reason recorded.
 
 pub mod dice;
-pub mod dice_free;
 pub mod generic;
 pub mod worms;
 pub mod worms_text;

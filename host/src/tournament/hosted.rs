@@ -1,10 +1,7 @@
-//! The games the runner still plays through drivers of their own ([`Playable`]): the two-player
-//! games Wormworld (over maps) and the free dice variant (over (die, strategy) entries). Every other
-//! game is played through the contract ([`super::versus`]). Each is a thin door onto its `play`
-//! module.
+//! The game the runner still plays through a driver of its own ([`Playable`]): Wormworld (over
+//! maps). Every other game is played through the contract ([`super::versus`]).
 
 use super::runner::{Ending, Entry, Playable, Scheduled};
-use crate::play::dice_free::DiceFree;
 use crate::play::worms::Worms;
 use crate::replay::Replay;
 use crate::runtime::Strategy;
@@ -38,36 +35,5 @@ impl Playable for Worms {
     fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>) {
         let (index, seed, round) = (game.index, game.seed, game.round);
         Worms::play(self, index, seed, game.variant, round, two(players), record)
-    }
-}
-
-impl Playable for DiceFree {
-    fn game(&self) -> &str {
-        "dice"
-    }
-
-    fn seats(&self) -> usize {
-        2
-    }
-
-    fn variant_name(&self, _: usize) -> String {
-        "free".into()
-    }
-
-    fn in_pairs(&self) -> bool {
-        true
-    }
-
-    fn setup(&self) -> String {
-        let dice: Vec<&[u64]> = self.dice.iter().map(|d| d.faces()).collect();
-        format!(
-            "free variant, dice {dice:?}, entries' dice {:?}",
-            self.die_of
-        )
-    }
-
-    fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>) {
-        let seats = [game.seats[0], game.seats[1]];
-        DiceFree::play(self, game.index, seats, game.round, two(players), record)
     }
 }

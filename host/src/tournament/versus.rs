@@ -2,6 +2,12 @@
 //! gauntlets, Elo, shards and replays for two players, pool tables for more (BS), for a game with
 //! no code of its own here. Each game is played by [`crate::play::generic`], through the game's
 //! typed encoding where it has one.
+//!
+//! A game whose entries bring part of its set-up with them (dice: each entry plays a die of its own)
+//! is set out game by game by an [`Arrange`]: the variant, the seed and who sits where follow from
+//! the entries who play.
+
+use std::sync::Arc;
 
 use serde_json::json;
 
@@ -23,6 +29,31 @@ pub struct Versus {
     pub openings: u32,
     /// The run's seed, from which the openings are drawn.
     pub seed: u64,
+    /// Sets out each game from its entries, instead of `variants` and the runner's seed and seats.
+    pub arrange: Option<Arc<dyn Arrange + Send + Sync>>,
+}
+
+/// How the games of entries that bring part of the set-up with them are set out.
+pub trait Arrange: std::fmt::Debug {
+    /// How many variants the runner cycles through.
+    fn variants(&self) -> usize;
+    /// A variant's name for tables and JSON.
+    fn variant_name(&self, variant: usize) -> String;
+    /// The set-up as text, for a report's hash ([`Playable::setup`]).
+    fn setup(&self) -> String;
+    /// Whether a pairing's games are fair only in pairs ([`Playable::in_pairs`]).
+    fn in_pairs(&self) -> bool;
+    /// The variant, seed and seats of `game`.
+    fn arrange(&self, game: &Scheduled) -> Arranged;
+}
+
+/// One game set out by an [`Arrange`].
+#[derive(Clone, Debug)]
+pub struct Arranged {
+    pub variant: Variant,
+    pub seed: u64,
+    /// The runner's seat (an index into `Scheduled::seats`) that plays each of the game's seats.
+    pub seats: Vec<usize>,
 }
 
 impl std::fmt::Debug for Versus {
@@ -31,6 +62,7 @@ impl std::fmt::Debug for Versus {
             .field("game", &self.rules.name())
             .field("variants", &self.variants)
             .field("openings", &self.openings)
+            .field("arrange", &self.arrange)
             .finish()
     }
 }
@@ -61,6 +93,35 @@ impl Versus {
             variants,
             openings,
             seed,
+            arrange: None,
+        })
+    }
+
+    /// Two-seat games of `rules` set out by `arrange`; the first game of every variant is set out
+    /// and started here, so a bad set-up is refused before any game is scheduled.
+    pub fn arranged(
+        rules: &'static dyn Rules,
+        arrange: Arc<dyn Arrange + Send + Sync>,
+    ) -> Result<Versus, String> {
+        for variant in 0..arrange.variants() {
+            let game = Scheduled {
+                index: 0,
+                seed: 0,
+                seats: vec![0, 0],
+                variant,
+                round: 0,
+            };
+            rules
+                .start(&arrange.arrange(&game).variant, 2, 0)
+                .map(drop)?;
+        }
+        Ok(Versus {
+            rules,
+            seats: 2,
+            variants: Vec::new(),
+            openings: 0,
+            seed: 0,
+            arrange: Some(arrange),
         })
     }
 }
@@ -75,15 +136,28 @@ impl Playable for Versus {
     }
 
     fn variants(&self) -> usize {
-        self.variants.len()
+        match &self.arrange {
+            Some(a) => a.variants(),
+            None => self.variants.len(),
+        }
     }
 
     fn variant_name(&self, variant: usize) -> String {
-        self.variants[variant].name.clone()
+        match &self.arrange {
+            Some(a) => a.variant_name(variant),
+            None => self.variants[variant].name.clone(),
+        }
+    }
+
+    fn in_pairs(&self) -> bool {
+        self.arrange.as_ref().is_some_and(|a| a.in_pairs())
     }
 
     /// The variants' set-up and, for a game that would otherwise repeat, the openings.
     fn setup(&self) -> String {
+        if let Some(a) = &self.arrange {
+            return a.setup();
+        }
         let variants = self.variants.iter().map(|v| self.rules.setup_text(v));
         let openings = self
             .rules
@@ -93,7 +167,17 @@ impl Playable for Versus {
     }
 
     fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>) {
-        let variant = &self.variants[game.variant];
+        let arranged = match &self.arrange {
+            Some(a) => a.arrange(game),
+            None => Arranged {
+                variant: self.variants[game.variant].clone(),
+                seed: game.seed,
+                seats: (0..players.len()).collect(),
+            },
+        };
+        let (variant, seed) = (&arranged.variant, arranged.seed);
+        // The entries in the game's seats.
+        let players: Vec<&Entry> = arranged.seats.iter().map(|&s| players[s]).collect();
         let strategies: Vec<&Strategy> = players.iter().map(|e| &e.strategy).collect();
         // A game of more than two seats shows its players by their entries' names.
         let names: Vec<String> = if self.seats > 2 {
@@ -127,13 +211,13 @@ impl Playable for Versus {
             variant,
             &seats,
             &names,
-            game.seed,
+            seed,
             opening,
             record,
             record.then_some(&mut record_turn as &mut dyn FnMut(&Step)),
         )
         .expect("the variants were started when the run was set up");
-        let winner = played.outcome.winner();
+        // The ending in the game's seats, as its replay tells it.
         let ending = Ending {
             figures: Figures {
                 moves_sha256: played.moves_sha256,
@@ -142,7 +226,7 @@ impl Playable for Versus {
                 details: played.details,
             },
             ..Ending::new(
-                winner,
+                played.outcome.winner(),
                 played.outcome.reason.clone(),
                 played.turns,
                 played.faults,
@@ -157,7 +241,7 @@ impl Playable for Versus {
                 &strategies,
                 &names,
                 number,
-                game.seed,
+                seed,
                 start,
             ));
             for (turn, logged) in &turns {
@@ -167,6 +251,16 @@ impl Playable for Versus {
             r.finish(&json!({ "outcome": played.outcome, "ending": ending }));
             r
         });
+        // Back from the game's seats to the runner's.
+        let mut faults = vec![None; ending.faults.len()];
+        for (seat, fault) in ending.faults.iter().enumerate() {
+            faults[arranged.seats[seat]] = fault.clone();
+        }
+        let ending = Ending {
+            winner: ending.winner.map(|s| arranged.seats[s]),
+            faults,
+            ..ending
+        };
         (ending, replay)
     }
 }

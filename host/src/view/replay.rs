@@ -9,7 +9,7 @@
 
 pub mod bs;
 pub(super) mod contract;
-mod dice;
+pub mod dice;
 pub mod g2048;
 pub mod worms;
 
@@ -24,14 +24,16 @@ use serde_json::Value;
 /// first line that does not follow is refused with `FILE:LINE`.
 pub fn render(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
     // Games recorded through the game contract (`tournament::versus`) name a variant; the older
-    // writers of 2048, dice, BS and Wormworld have readers of their own.
+    // writers of 2048, dice, BS and Wormworld (and the dice ranking's strict games) have readers of
+    // their own.
     if file.header.params.get("variant").is_some() {
         let text = contract::print_contract(file, last)?;
-        // BS and 2048 are played through their contracts; their views read the whole turns and
-        // boards of the games' own readers, made from the contract's moves.
+        // BS, 2048 and dice are played through their contracts; their views read the whole turns
+        // and boards of the games' own readers, made from the contract's moves.
         match file.header.game.as_str() {
             "bs" => return bs::print_replay(&bs::from_contract(file), last),
             "2048" => return g2048::print_2048(&g2048::from_contract(file)?, last),
+            "dice" => return dice::print_dice(&dice::from_contract(file)?, last),
             _ => {}
         }
         return Ok(text);

@@ -2,25 +2,27 @@
 //! two seats, `choose_move`, the **free variant** (the player chooses which piece moves), a dice file
 //! as the variant.
 //!
-//! The game is played as `play::dice_free` plays it:
 //! - **Dice.** The dice files of `examples/dice/` are built in (`wuerfel0` the default); any other is
 //!   handed over as text and read by the dice file parser. Seat 0 plays the file's die 1 and seat 1
 //!   its die 2, the first pair the ranking and `botbox tournament dice` number; `NAME:I,J` (as
 //!   `wuerfel0:3,5`) picks dice I and J instead, numbered from 1 as in the file.
-//! - **Who starts.** Seat 0, as the tournament runner's seat 0 does; the other die starts when the
-//!   dice are given the other way round (`wuerfel0:2,1`), which plays exactly the game
-//!   `play::dice_free` plays with die A not starting, seats swapped (the board is symmetric).
-//! - **Chance.** The rolls are drawn from the game's seed as `play::dice_free` draws them
-//!   ([`Game::new`] with `rng(seed)`, one draw per roll), so the same seed and the same choices play
-//!   the same game.
+//! - **Who starts.** Seat 0, unless the name ends in `@1` (`wuerfel0:3,5@1`: seat 1, die 5, starts).
+//!   A tournament keeps the lower-numbered die in seat 0 and lets each entry start half the games,
+//!   as the ranking does.
+//! - **Chance.** The rolls are drawn from the game's seed as the ranking draws them ([`Game::new`]
+//!   with `rng(seed)`, one draw per roll), so the same seed and the same choices play the same game
+//!   whoever makes the choices: always taking the frontmost move plays the strict rule's game.
 //! - **Choices only.** A seat is asked only when its roll leaves two or more legal moves. A roll
 //!   with one legal move is played for it and a roll with none is lost (the engine's `None` move), by
 //!   the match itself: before the first question (those turns are kept as `opening` in
 //!   [`Match::state`]) and after every move (listed in the move's replay event). So every turn the
-//!   strategy sees has a real choice, as in `play::dice_free`.
+//!   strategy sees has a real choice.
+//! - **Length.** A game's length ([`Match::turns`]) is the engine's turns, rolls without a choice
+//!   included, as the ranking counts them. Games are dealt by their seed: they do not repeat
+//!   ([`Rules::repeats`]) and take no openings.
 //!
-//! The observation is the SDK's `dice::Observation`, built as `play::dice_free` builds it; the
-//! action is the SDK's `dice::Move` (`{"from": -1, "to": 0}`, -1 for a piece waiting on B).
+//! The observation is the SDK's `dice::Observation` ([`observation`]); the action is the SDK's
+//! `dice::Move` (`{"from": -1, "to": 0}`, -1 for a piece waiting on B).
 
 use rand::RngExt;
 use serde_json::{Value, json};
@@ -71,18 +73,29 @@ pub struct DiceRules;
 pub static RULES: DiceRules = DiceRules;
 
 impl DiceRules {
+    /// A variant's name read: the file's name, the numbers (from 1) of seat 0's and seat 1's dice,
+    /// and the seat that starts (`NAME:I,J@1`; `NAME` alone is dice 1 and 2, seat 0 starting).
+    pub fn named(variant: &Variant) -> (&str, [usize; 2], Seat) {
+        let (name, first) = match variant.name.strip_suffix("@1") {
+            Some(name) => (name, 1),
+            None => (variant.name.strip_suffix("@0").unwrap_or(&variant.name), 0),
+        };
+        let picked = name.rsplit_once(':').and_then(|(base, pick)| {
+            let (i, j) = pick.split_once(',')?;
+            Some((base, [i.trim().parse().ok()?, j.trim().parse().ok()?]))
+        });
+        let (base, dice) = picked.unwrap_or((name, [1, 2]));
+        (base, dice, first)
+    }
+
     /// The two dice a variant gives, seat 0's first.
     pub fn dice(variant: &Variant) -> Result<[Die; 2], String> {
-        // `NAME:I,J` picks dice I and J; without it, dice 1 and 2.
-        let picked = variant.name.rsplit_once(':').and_then(|(base, pick)| {
-            let (i, j) = pick.split_once(',')?;
-            Some((
-                base,
-                i.trim().parse::<usize>().ok()?,
-                j.trim().parse().ok()?,
-            ))
-        });
-        let (base, i, j) = picked.unwrap_or((variant.name.as_str(), 1, 2));
+        Ok(DiceRules::setup(variant)?.0)
+    }
+
+    /// The two dice a variant gives, seat 0's first, and the seat that starts.
+    pub fn setup(variant: &Variant) -> Result<([Die; 2], Seat), String> {
+        let (base, [i, j], first) = DiceRules::named(variant);
         let text = match &variant.text {
             Some(text) => text.as_str(),
             None => FILES
@@ -93,7 +106,8 @@ impl DiceRules {
                     let names: Vec<&str> = FILES.iter().map(|(name, _)| *name).collect();
                     format!(
                         "the dice game has no dice file {base:?}: the built-in ones are {}, or give \
-                         a dice file; NAME:I,J picks dice I and J (default 1,2)",
+                         a dice file; NAME:I,J picks dice I and J (default 1,2), NAME:I,J@1 lets seat \
+                         1 start",
                         names.join(", ")
                     )
                 })?,
@@ -105,7 +119,7 @@ impl DiceRules {
                 .cloned()
                 .ok_or_else(|| format!("die {n}: {base} has dice 1 to {}", dice.len()))
         };
-        Ok([pick(i)?, pick(j)?])
+        Ok(([pick(i)?, pick(j)?], first))
     }
 }
 
@@ -156,7 +170,7 @@ impl Rules for DiceRules {
                     name: name.to_string(),
                     description: format!(
                         "{} dice; die 1 {} (seat 0, starts) against die 2 {}; {name}:I,J picks \
-                         other dice",
+                         other dice, and {name}:I,J@1 lets seat 1 start",
                         dice.len(),
                         faces(&dice[0]),
                         faces(&dice[1]),
@@ -170,8 +184,14 @@ impl Rules for DiceRules {
         if !self.seats().contains(seats) {
             return Err(format!("the dice game is played by 2 players, not {seats}"));
         }
-        let [a, b] = DiceRules::dice(variant)?;
-        Ok(with_forfeits(DiceMatch::new(a, b, seed)))
+        let ([a, b], first) = DiceRules::setup(variant)?;
+        Ok(with_forfeits(DiceMatch::new(a, b, first == 0, seed)))
+    }
+
+    /// A game is dealt by its seed's rolls: the same moves never make the same game twice, so
+    /// games are not hashed and take no openings.
+    fn repeats(&self) -> bool {
+        false
     }
 }
 
@@ -184,8 +204,7 @@ pub fn step(place: Place) -> i32 {
 }
 
 /// What `seat` sees: the roll waiting for its move (if any) and, when the move is `seat`'s, the
-/// legal moves `legal` (frontmost first). The one builder of dice observations: the contract and
-/// `play::dice_free` both send this.
+/// legal moves `legal` (frontmost first). The one builder of dice observations.
 pub fn observation(game: &Game, seat: Seat, legal: &[Move]) -> wire::Observation {
     let position: &Position = game.position();
     let roll = game.pending();
@@ -228,16 +247,16 @@ pub struct DiceMatch {
 }
 
 impl DiceMatch {
-    /// A game with die `a` in seat 0 (which starts) and die `b` in seat 1, rolling from `seed` as
-    /// `play::dice_free` does; the turns without a choice are played up to the first choice.
-    pub fn new(a: Die, b: Die, seed: u64) -> DiceMatch {
+    /// A game with die `a` in seat 0 and die `b` in seat 1, seat 0 starting if `a_starts`, rolling
+    /// from `seed`; the turns without a choice are played up to the first choice.
+    pub fn new(a: Die, b: Die, a_starts: bool, seed: u64) -> DiceMatch {
         let mut game = DiceMatch {
-            game: Game::new(a, b, true, rng(seed)),
+            game: Game::new(a, b, a_starts, rng(seed)),
             legal: Vec::new(),
             opening: Vec::new(),
             applied: 0,
         };
-        game.opening = game.advance();
+        game.opening = game.advance(true);
         game
     }
 
@@ -246,9 +265,9 @@ impl DiceMatch {
         &self.game
     }
 
-    /// Rolls and plays the turns that leave no choice, as `play::dice_free` does, until a roll
-    /// leaves a choice or the game ends; returns those turns as replay turns.
-    fn advance(&mut self) -> Vec<Value> {
+    /// Rolls and plays the turns that leave no choice until a roll leaves a choice or the game
+    /// ends; returns those turns as replay turns if `record`.
+    fn advance(&mut self, record: bool) -> Vec<Value> {
         let mut turns = Vec::new();
         while self.game.roll().is_ok() {
             let legal = self.game.legal_moves();
@@ -256,27 +275,65 @@ impl DiceMatch {
                 self.legal = legal;
                 return turns;
             }
-            turns.push(self.play(legal.first().copied()));
+            turns.extend(self.play(legal.first().copied(), record));
         }
         self.legal.clear();
         turns
     }
 
-    /// Plays `mv` (checked) for the waiting roll and returns the turn as `play::dice` records it.
-    fn play(&mut self, mv: Option<Move>) -> Value {
+    /// Plays `mv` (checked) for the waiting roll and, if `record`, returns the turn as a replay turn
+    /// (`play::dice::Turn`'s JSON).
+    fn play(&mut self, mv: Option<Move>, record: bool) -> Option<Value> {
         let turn = self
             .game
             .play(mv)
             .expect("a legal move for the waiting roll");
+        if !record {
+            return None;
+        }
         let position = self.game.position();
-        json!({
+        Some(json!({
             "n": self.game.turns(),
             "seat": turn.seat,
             "face": turn.roll.face,
             "move": turn.mv,
             "captured": turn.captured,
             "places": [position.places(0), position.places(1)],
-        })
+        }))
+    }
+
+    /// What the seat to move sees, typed (the game's typed encoding sends it).
+    pub fn typed_observation(&self) -> wire::Observation {
+        observation(&self.game, self.game.to_move(), &self.legal)
+    }
+
+    /// Plays the seat to move's `answer` and the rolls without a choice after it; the move's replay
+    /// event (the turns played) if `record`. Refused, changing nothing, if the game is over or the
+    /// answer is not a legal move.
+    pub fn choose(&mut self, answer: wire::Move, record: bool) -> Result<Option<Value>, Refusal> {
+        if self.is_over() {
+            return Err(Refusal::Illegal("the game is over".into()));
+        }
+        let mv = self
+            .legal
+            .iter()
+            .copied()
+            .find(|mv| step(mv.from) == answer.from && i32::from(mv.to) == answer.to)
+            .ok_or_else(|| {
+                let legal: Vec<(i32, i32)> = self
+                    .legal
+                    .iter()
+                    .map(|mv| (step(mv.from), i32::from(mv.to)))
+                    .collect();
+                Refusal::Illegal(format!(
+                    "answered from {} to {}, which is not among the legal moves {legal:?}",
+                    answer.from, answer.to
+                ))
+            })?;
+        self.applied += 1;
+        let mut turns: Vec<Value> = self.play(Some(mv), record).into_iter().collect();
+        turns.extend(self.advance(record));
+        Ok(record.then(|| json!({ "turns": turns })))
     }
 
     fn is_over(&self) -> bool {
@@ -313,26 +370,11 @@ impl Match for DiceMatch {
                 wire::EXPECTED
             ))
         })?;
-        let mv = self
-            .legal
-            .iter()
-            .copied()
-            .find(|mv| step(mv.from) == answer.from && i32::from(mv.to) == answer.to)
-            .ok_or_else(|| {
-                let legal: Vec<(i32, i32)> = self
-                    .legal
-                    .iter()
-                    .map(|mv| (step(mv.from), i32::from(mv.to)))
-                    .collect();
-                Refusal::Illegal(format!(
-                    "from {} to {}, which is not among the legal moves {legal:?}",
-                    answer.from, answer.to
-                ))
-            })?;
-        self.applied += 1;
-        let mut turns = vec![self.play(Some(mv))];
-        turns.extend(self.advance());
-        Ok(json!({ "turns": turns }))
+        Ok(self.choose(answer, true)?.unwrap_or_default())
+    }
+
+    fn typed(&mut self) -> Option<&mut dyn std::any::Any> {
+        Some(self)
     }
 
     fn random_action(&self, rng: &mut Rng) -> Option<Value> {
@@ -358,6 +400,11 @@ impl Match for DiceMatch {
 
     fn moves(&self) -> u32 {
         self.applied
+    }
+
+    /// The engine's turns: every roll, with a choice or without.
+    fn turns(&self) -> u32 {
+        self.game.turns()
     }
 
     fn state(&self) -> Value {
@@ -404,6 +451,11 @@ mod tests {
         );
         let [a, b] = DiceRules::dice(&Variant::named("wuerfel0:6,3")).unwrap();
         assert_eq!((a.faces().len(), b.faces()), (20, &[1, 2, 3, 4][..]));
+        let (_, first) = DiceRules::setup(&Variant::named("wuerfel0:6,3@1")).unwrap();
+        assert_eq!(first, 1);
+        let (_, first) = DiceRules::setup(&Variant::named("loaded")).unwrap();
+        assert_eq!(first, 0);
+        assert!(!RULES.repeats());
         let err = DiceRules::dice(&Variant::named("wuerfel0:1,7"))
             .err()
             .unwrap();
@@ -448,8 +500,8 @@ mod tests {
         }
     }
 
-    /// The same seed and the same choices give the engine's game played the way
-    /// `play::dice_free::play_free` plays it, observation for observation.
+    /// The same seed and the same choices give the engine's game played roll by roll, observation
+    /// for observation.
     #[test]
     fn the_contract_plays_the_drivers_game() {
         let dice = file::parse(FILES[0].1).unwrap();
@@ -499,7 +551,8 @@ mod tests {
     }
 
     /// Always choosing the frontmost move plays the strict rule's game, as the ranking counts it,
-    /// with die A starting (`NAME:A,B`) or die B starting (`NAME:B,A`, seats swapped).
+    /// with die A starting (`NAME:A,B`) or die B starting, named either way: `NAME:A,B@1` (die A
+    /// stays in seat 0) or `NAME:B,A` (seats swapped).
     #[test]
     fn frontmost_choices_replay_the_strict_ranking() {
         let dice = file::parse(FILES[0].1).unwrap();
@@ -508,25 +561,30 @@ mod tests {
                 let seed = derive_seed(0xD1D0 + a as u64 * 8 + b as u64, g);
                 let a_starts = g % 2 == 0;
                 let strict = play_strict(&dice[a], &dice[b], a_starts, &mut rng(seed));
-                let name = if a_starts {
-                    format!("wuerfel0:{},{}", a + 1, b + 1)
+                let names = if a_starts {
+                    vec![(format!("wuerfel0:{},{}", a + 1, b + 1), false)]
                 } else {
-                    format!("wuerfel0:{},{}", b + 1, a + 1)
+                    vec![
+                        (format!("wuerfel0:{},{}", b + 1, a + 1), true),
+                        (format!("wuerfel0:{},{}@1", a + 1, b + 1), false),
+                    ]
                 };
-                let mut game = start(&name, seed);
-                while game.turn().is_some() {
-                    let action = frontmost(game.as_ref());
-                    game.apply(&action).unwrap();
+                for (name, swapped) in names {
+                    let mut game = start(&name, seed);
+                    while game.turn().is_some() {
+                        let action = frontmost(game.as_ref());
+                        game.apply(&action).unwrap();
+                    }
+                    assert_eq!(game.state()["turns"], strict.turns);
+                    assert_eq!(game.turns(), strict.turns);
+                    let winner = strict.winner().map(|s| if swapped { 1 - s } else { s });
+                    let expected = Outcome::two_player(winner.map(|s| s as u32), "");
+                    assert_eq!(
+                        game.outcome().unwrap().points,
+                        expected.points,
+                        "{name} {g}"
+                    );
                 }
-                assert_eq!(game.state()["turns"], strict.turns);
-                // Seat 0 of the contract is die A when A starts, die B otherwise.
-                let winner = strict.winner().map(|s| if a_starts { s } else { 1 - s });
-                let expected = Outcome::two_player(winner.map(|s| s as u32), "");
-                assert_eq!(
-                    game.outcome().unwrap().points,
-                    expected.points,
-                    "{name} {g}"
-                );
             }
         }
     }

@@ -26,6 +26,7 @@ use super::stats::wilson95;
 use crate::games::dice::{Die, DrawReason, End, Outcome, Seat, play_strict};
 use crate::games::{derive_seed, rng};
 
+pub mod free;
 mod report;
 
 pub use report::{DiceReport, PairResult, Standing};

@@ -2,10 +2,13 @@
 
 use std::fmt::Write as _;
 
+use crate::games::contract::Variant;
+use crate::games::dice::{DiceRules, Position};
 use crate::games::rng;
 use crate::replay::ReplayFile;
 use crate::runtime::Fault;
 use serde::Deserialize;
+use serde_json::{Value, json};
 
 use super::{check_seats, difference, parse, print_logs, same_result};
 
@@ -16,12 +19,77 @@ struct DieParam {
     faces: Vec<u64>,
 }
 
-/// The parameters of a dice replay (`play::dice` and `play::dice_free` write them).
+/// The parameters of a dice replay (`play::dice` writes them; [`from_contract`] makes them of the
+/// free variant's contract replays, and the free variant's older replays have them).
 #[derive(Deserialize)]
 struct DiceParams {
     rules: String,
     dice: [DieParam; 2],
     a_starts: bool,
+}
+
+/// A dice replay recorded through the game contract (a line per choice, each with the turns it and
+/// the rolls without a choice after it played), as this reader reads dice: a line per roll, the
+/// dice named by their numbers in the file, the result as `winner`, `reason`, `turns` and `faults`.
+/// Each choice's `logged` counts go to its roll. The contract's reader checks the moves first
+/// ([`super::render`]); this one re-plays the rolls again.
+pub fn from_contract(file: &ReplayFile) -> anyhow::Result<ReplayFile> {
+    let h = &file.header;
+    let hl = file.header_line;
+    let variant: Variant = Variant {
+        name: parse(file, hl, "params.variant", &h.params["variant"])?,
+        text: parse(file, hl, "params.text", &h.params["text"])?,
+    };
+    let ([a, b], first) = DiceRules::setup(&variant).map_err(|e| file.bad(hl, e))?;
+    let (_, numbers, _) = DiceRules::named(&variant);
+    let die = |n: usize, faces: &[u64]| json!({ "name": format!("D{n}"), "faces": faces });
+    let mut header = h.clone();
+    header.params = json!({
+        "rules": "free",
+        "dice": [die(numbers[0], a.faces()), die(numbers[1], b.faces())],
+        "a_starts": first == 0,
+    });
+    header.start = json!({ "places": [Position::START.places(0), Position::START.places(1)] });
+    let mut turns = Vec::new();
+    let mut turn_lines = Vec::new();
+    let opening = h.start["opening"].as_array().cloned().unwrap_or_default();
+    turn_lines.extend(opening.iter().map(|_| hl));
+    turns.extend(opening);
+    for (i, t) in file.turns.iter().enumerate() {
+        let line = file.turn_line(i);
+        let rolls = t["event"]["turns"]
+            .as_array()
+            .ok_or_else(|| file.bad(line, "event.turns is not a list of rolls"))?;
+        for (k, roll) in rolls.iter().enumerate() {
+            let mut roll = roll.clone();
+            if k == 0
+                && let (Some(logged), Value::Object(fields)) = (t.get("logged"), &mut roll)
+            {
+                fields.insert("logged".into(), logged.clone());
+            }
+            turns.push(roll);
+            turn_lines.push(line);
+        }
+    }
+    let end = file.end.clone().map(|mut end| {
+        let e = &end.result["ending"];
+        end.result = json!({
+            "winner": e["winner"],
+            "reason": e["reason"],
+            "turns": e["turns"],
+            "faults": e["faults"],
+        });
+        end
+    });
+    Ok(ReplayFile {
+        path: file.path.clone(),
+        header,
+        turns,
+        end,
+        header_line: hl,
+        turn_lines,
+        end_line: file.end_line,
+    })
 }
 
 /// The end of a dice replay; `faults` only in the free variant.
