@@ -22,12 +22,13 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use botbox::games::contract::Variant;
 use botbox::games::derive_seed;
 use botbox::games::worms::Map;
 use botbox::play::Ending;
-use botbox::play::worms::play_game;
+use botbox::play::generic::{self, Player};
 use botbox::runtime::{Limits, Strategy};
 use botbox::tournament::run_indexed;
 
@@ -64,8 +65,7 @@ fn load(name: &str, limits: &Limits) -> Strategy {
 }
 
 /// How one game went for `BOT`: its map, its seat, the ending, and its moves and thinking time
-/// (timed from one turn's end to the next, leaving out the first turn, which also starts both
-/// players).
+/// (the driver's time of each decision: the strategy's code and the crossing).
 struct Record {
     map: usize,
     seat: usize,
@@ -112,6 +112,7 @@ fn main() {
     let limits = Limits::default();
     let (bot, opponent) = (load(&bot_name, &limits), load(&opponent_name, &limits));
     let maps: Vec<Map> = MAPS.iter().map(|name| map(name)).collect();
+    let rules = botbox::games::registry::find("worms").expect("Wormworld is registered");
     let play = |i: usize| {
         let (m, seat) = ((i / 2) % MAPS.len(), i % 2);
         let players = if seat == 0 {
@@ -119,26 +120,30 @@ fn main() {
         } else {
             [&opponent, &bot]
         };
-        let (mut moves, mut timed, mut thinking) = (0, 0, Duration::ZERO);
-        let mut last: Option<Instant> = None;
-        let ending = play_game(
-            &maps[m],
-            players,
+        // Recorded, so that each seat's decisions are timed (strategy code and crossing).
+        let variant = Variant {
+            name: MAPS[m].into(),
+            text: Some(maps[m].to_string()),
+        };
+        let played = generic::play(
+            rules,
+            &variant,
+            &players.map(Player::Bot),
+            &[],
             derive_seed(2026, i as u64),
             None,
+            true,
             None,
-            &mut |_, turn| {
-                let now = Instant::now();
-                if turn.is_some_and(|t| t.seat == seat && t.mv.is_some()) {
-                    moves += 1;
-                    if let Some(last) = last {
-                        timed += 1;
-                        thinking += now - last;
-                    }
-                }
-                last = turn.map(|_| now);
-            },
+        )
+        .expect("the bundled maps");
+        let ending = Ending::new(
+            played.outcome.winner(),
+            played.outcome.reason.clone(),
+            played.turns,
+            played.faults.clone(),
         );
+        let (moves, thinking) = (played.decisions[seat], played.time[seat]);
+        let timed = moves;
         Record {
             map: m,
             seat,

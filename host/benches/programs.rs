@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 use botbox::games::worms::{Game, Map};
-use botbox::play::worms_text::TextBot;
+use botbox::hosted::worms::text::TextBot;
 use botbox::runtime::{Instance, Limits, Setup, Strategy};
 use divan::Bencher;
 use divan::counter::ItemsCount;

@@ -6,10 +6,10 @@
 
 use std::path::Path;
 
-use botbox::games::worms::Map;
-use botbox::play::worms::{NamedMap, Worms};
+use botbox::games::contract::Variant;
 use botbox::runtime::Limits;
 use botbox::tournament::runner::{self, Entry, Format, Plan, Run};
+use botbox::tournament::versus::Versus;
 use divan::Bencher;
 use divan::counter::ItemsCount;
 
@@ -20,13 +20,10 @@ fn main() {
 /// Games per pairing; three pairings.
 const GAMES: usize = 8;
 
-fn setup() -> (Worms, Vec<Entry>) {
+fn setup() -> (Versus, Vec<Entry>) {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let map = Map::parse(include_str!("../../examples/worms/arena.txt")).expect("a valid map");
-    let worms = Worms::new(vec![NamedMap {
-        name: "arena".into(),
-        map,
-    }]);
+    let rules = botbox::games::registry::find("worms").expect("Wormworld is registered");
+    let worms = Versus::new(rules, vec![Variant::named("arena")], 0, 1).expect("the arena map");
     let entries = ["random", "greedy", "greedy"]
         .iter()
         .enumerate()

@@ -140,17 +140,29 @@ fn replays_record_the_map_and_every_turn_and_print_turn_by_turn() {
     let header = &lines[0];
     assert_eq!(header["type"], "header");
     assert_eq!(header["game"], "worms");
-    assert_eq!(header["params"]["map"], "tutorial");
+    assert_eq!(header["params"]["variant"], "tutorial");
+    assert!(
+        header["params"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("...O...")
+    );
     assert_eq!(
         header["strategies"][0]["name"], "random",
         "game 2 swaps the sides"
     );
     let end = lines.last().unwrap();
     assert_eq!(end["type"], "end");
-    assert_eq!(end["result"]["turns"], json["games"][1]["turns"]);
+    assert_eq!(end["result"]["ending"]["turns"], json["games"][1]["turns"]);
+    // A line per move; every turn, passes included, when read as Wormworld.
+    let replay = botbox::replay::read(&file).unwrap();
+    let turns = botbox::view::replay::worms::from_contract(&replay)
+        .unwrap()
+        .turns;
+    assert_eq!(lines.len(), 2 + replay.turns.len());
     assert_eq!(
-        lines.len() as u64,
-        2 + end["result"]["turns"].as_u64().unwrap()
+        turns.len() as u64,
+        end["result"]["ending"]["turns"].as_u64().unwrap()
     );
 
     let out = botbox(&["replay", file.to_str().unwrap()]);

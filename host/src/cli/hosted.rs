@@ -60,11 +60,10 @@ pub fn build(
         "worms" => {
             reads(&["--map", "--turns", "--openings"])?;
             let maps = super::worms::load_maps_from(&options.maps, options.turns)?;
-            let worms = crate::play::worms::Worms {
-                maps,
-                openings: Some((options.openings, options.seed)),
-            };
-            (Arc::new(worms), strategies)
+            let rules = crate::games::registry::find(name).map_err(anyhow::Error::msg)?;
+            let maps = maps.iter().map(super::worms::NamedMap::variant).collect();
+            let game = Versus::new(rules, maps, options.openings, options.seed);
+            (Arc::new(game.map_err(anyhow::Error::msg)?), strategies)
         }
         "dice" => {
             reads(&["--dice", "--die", "--variant"])?;

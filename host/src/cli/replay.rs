@@ -33,9 +33,14 @@ pub struct Args {
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let file = replay::read(&args.file)?;
-    let contract = file.header.params.get("variant").is_some();
     let animate = !args.print && args.last.is_none() && std::io::stdout().is_terminal();
-    if file.header.game == "worms" && !contract && animate {
+    if file.header.game == "worms" && animate {
+        // Checked as `botbox replay` checks it, then animated turn by turn (passes included).
+        render(&file, Some(0))?;
+        let file = match file.header.params.get("variant") {
+            Some(_) => crate::view::replay::worms::from_contract(&file)?,
+            None => file,
+        };
         super::worms_view::animate_replay(&file)?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::games::contract::Variant;
 use crate::games::worms::Map;
-use crate::play::worms::{NamedMap, Worms};
 use crate::tournament::runner::Entry;
 use anyhow::Context;
 
@@ -24,11 +24,26 @@ pub fn live(
         game == "worms",
         "--live draws Wormworld's board; {game} has no live view (watch its replays with `botbox view`)"
     );
-    let duel = Worms {
-        maps: load_maps_from(&options.maps, options.turns)?,
-        openings: Some((options.openings, options.seed)),
-    };
-    super::worms_view::live_match(&duel, entries, games, run, delay)
+    let maps = load_maps_from(&options.maps, options.turns)?;
+    super::worms_view::live_match(&maps, options.openings, entries, games, run, delay)
+}
+
+/// A map with the name it is shown under (its file stem).
+#[derive(Clone, Debug)]
+pub struct NamedMap {
+    pub name: String,
+    pub map: Map,
+}
+
+impl NamedMap {
+    /// The map as Wormworld's contract takes it: its name, and its text (the turn limit given on
+    /// the command line included).
+    pub fn variant(&self) -> Variant {
+        Variant {
+            name: self.name.clone(),
+            text: Some(self.map.to_string()),
+        }
+    }
 }
 
 /// Reads the maps at `paths` (files, or directories of `.txt` maps), with `turns` overriding their

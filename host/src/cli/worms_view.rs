@@ -15,15 +15,19 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::games::worms::{Game, Verdict};
-use crate::play::worms::{Turn, Worms, play_game};
+use crate::games::worms::{Game, Move, Verdict};
+use crate::play::Ending;
+use crate::play::generic::{self, Opening, Player, Step};
 use crate::replay::ReplayFile;
-use crate::tournament::runner::{Entry, Format, GameRecord, Plan, Playable};
+use crate::runtime::Strategy;
+use crate::tournament::runner::{Entry, Format, GameRecord, Plan};
 use crate::tournament::summary;
 
 use super::run::RunArgs;
+use super::worms::NamedMap;
 use crate::view::replay::worms::{
-    Cell, Replayed, arrow, board_text, cells, describe, end_text, last_head, replay_names, replayed,
+    Cell, Replayed, Turn, arrow, board_text, cells, describe, end_text, last_head, replay_names,
+    replayed,
 };
 
 const PLAYER_COLOURS: [Color; 2] = [Color::Blue, Color::Red];
@@ -167,7 +171,8 @@ const REPLAY_KEYS: &str =
 /// `botbox match worms --live`: plays the match's games one at a time, drawing every turn, then
 /// prints the standings.
 pub fn live_match(
-    duel: &Worms,
+    maps: &[NamedMap],
+    openings: u32,
     entries: &[Entry],
     games: usize,
     run: &RunArgs,
@@ -180,7 +185,7 @@ pub fn live_match(
         seats: 2,
         repeat: false,
     };
-    let schedule = crate::tournament::runner::schedule(&plan, entries.len(), duel.variants());
+    let schedule = crate::tournament::runner::schedule(&plan, entries.len(), maps.len());
     let tty = std::io::stdout().is_terminal();
     let mut terminal = if tty {
         Some(ratatui::try_init().context("setting up the terminal")?)
@@ -195,19 +200,18 @@ pub fn live_match(
         if quit {
             break;
         }
-        let map = &duel.maps[game.variant];
+        let map = &maps[game.variant];
         let names: [String; 2] = [0, 1].map(|s| entries[game.seats[s]].name.clone());
         let header = format!("game {}/{} on {}", game.index + 1, schedule.len(), map.name);
         let mut failure = None;
-        let ending = play_game(
-            &map.map,
+        let ending = play_watched(
+            map,
             [
                 &entries[game.seats[0]].strategy,
                 &entries[game.seats[1]].strategy,
             ],
             game.seed,
-            duel.opening(game.round),
-            None,
+            Opening::for_pair(openings, run.seed, game.round),
             &mut |state, turn| {
                 let mut status = describe(turn, &names);
                 if let Some(result) = result_text(state, &names) {
@@ -262,7 +266,7 @@ pub fn live_match(
                     failure = Some(e);
                 }
             },
-        );
+        )?;
         if let Some(e) = failure {
             return Err(e);
         }
@@ -312,6 +316,80 @@ pub fn live_match(
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Plays one game on `map` through the one driver, as a run plays it, and shows `watch` the board
+/// before the first turn and after every turn, the passes for a seat with no legal move included.
+fn play_watched(
+    map: &NamedMap,
+    players: [&Strategy; 2],
+    seed: u64,
+    opening: Option<Opening>,
+    watch: &mut dyn FnMut(&Game, Option<&Turn>),
+) -> anyhow::Result<Ending> {
+    let rules = crate::games::registry::find("worms").map_err(anyhow::Error::msg)?;
+    let mut board = Game::new(&map.map);
+    watch(&board, None);
+    pass_stuck(&mut board, watch);
+    let mut shown = |step: &Step| {
+        let Ok(mv) = serde_json::from_value::<Move>(step.action.clone()) else {
+            return;
+        };
+        let seat = board.to_move();
+        let before = board.worms_left(seat);
+        if board.apply(mv).is_err() {
+            return;
+        }
+        let turn = Turn {
+            n: board.turn(),
+            seat,
+            mv: Some(mv),
+            fell: board.worms_left(seat) < before,
+            opening: step.opening,
+        };
+        watch(&board, Some(&turn));
+        pass_stuck(&mut board, watch);
+    };
+    let played = generic::play(
+        rules,
+        &map.variant(),
+        &players.map(Player::Bot),
+        &[],
+        seed,
+        opening,
+        true,
+        Some(&mut shown),
+    )
+    .map_err(anyhow::Error::msg)?;
+    Ok(Ending {
+        figures: crate::play::Figures {
+            moves_sha256: played.moves_sha256,
+            ..Default::default()
+        },
+        ..Ending::new(
+            played.outcome.winner(),
+            played.outcome.reason,
+            played.turns,
+            played.faults,
+        )
+    })
+}
+
+/// Passes on `board` for every seat to move that has no legal move, as the game does, showing
+/// each pass to `watch`.
+fn pass_stuck(board: &mut Game, watch: &mut dyn FnMut(&Game, Option<&Turn>)) {
+    while !board.is_over() && board.legal_moves(board.to_move()).is_empty() {
+        let seat = board.to_move();
+        board.pass().expect("a player without legal moves may pass");
+        let turn = Turn {
+            n: board.turn(),
+            seat,
+            mv: None,
+            fell: false,
+            opening: false,
+        };
+        watch(board, Some(&turn));
+    }
 }
 
 /// Animates a Wormworld replay in the terminal: step, pause, change speed.

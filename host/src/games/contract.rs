@@ -397,6 +397,12 @@ pub trait Match {
     fn name_seats(&mut self, names: &[String]) {
         let _ = names;
     }
+    /// The SHA-256 of the game's moves as the game itself hashes them (Wormworld: five bytes a turn,
+    /// passes included), for a game that keeps its own; `None` (the default) lets the driver hash
+    /// the actions' JSON. Asked only of a game that repeats ([`Rules::repeats`]).
+    fn moves_sha256(&self) -> Option<String> {
+        None
+    }
     /// The game itself, for its typed encoding: the game's glue (`crate::hosted`) may ask a seat
     /// and apply its answer with the game's own types instead of their JSON, which is faster and
     /// must be the same game (same observations, same refusals, same events). `None` (the default)
@@ -490,6 +496,10 @@ impl<M: Match> Match for Forfeits<M> {
 
     fn details(&self) -> Option<Value> {
         self.game.details()
+    }
+
+    fn moves_sha256(&self) -> Option<String> {
+        self.game.moves_sha256()
     }
 
     fn name_seats(&mut self, names: &[String]) {

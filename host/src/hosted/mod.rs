@@ -9,6 +9,7 @@
 pub mod bs;
 pub mod dice;
 pub mod g2048;
+pub mod worms;
 
 use std::any::Any;
 use std::path::Path;
@@ -21,10 +22,11 @@ use crate::runtime::{
 };
 
 /// Every game's typed encoding, by game name ([`encoding`]).
-static ENCODINGS: [(&str, &dyn Encoding); 3] = [
+static ENCODINGS: [(&str, &dyn Encoding); 4] = [
     ("bs", &bs::Encoding),
     ("2048", &g2048::Encoding),
     ("dice", &dice::Encoding),
+    ("worms", &worms::Encoding),
 ];
 
 /// The typed encoding of the game named `game`, if it has one.
@@ -49,6 +51,13 @@ pub trait Encoding: Sync {
         record: bool,
     ) -> Result<Decided, Failed>;
 
+    /// Sets the seats up before the first move (Wormworld sends programs their start position) and
+    /// returns the faults of those that could not be; nothing by default.
+    fn begin(&self, game: &mut dyn Any, seats: &mut dyn Listeners) -> Vec<(SeatIndex, Fault)> {
+        let _ = (game, seats);
+        Vec::new()
+    }
+
     /// Whether the game tells seats anything between their decisions (BS's events); the driver
     /// asks [`Encoding::notify`] after every move only if so.
     fn notifies(&self) -> bool {
@@ -68,6 +77,8 @@ pub trait Listeners {
     /// The strategy in `seat` if it has the function `function` (a notice is passed only to those
     /// that do; the random player has none).
     fn listener(&mut self, seat: SeatIndex, function: &'static str) -> Option<&mut Instance>;
+    /// The strategy in `seat`, whatever functions it has (`None` for the random player).
+    fn instance(&mut self, seat: SeatIndex) -> Option<&mut Instance>;
 }
 
 /// A decision made and applied through an [`Encoding`].

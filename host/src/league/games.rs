@@ -14,7 +14,6 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context;
 
 use crate::games::registry;
-use crate::play::worms::{NamedMap, Worms};
 use crate::runtime::{LimitSpec, Strategy};
 use crate::tournament::dice::free::{DiceFree, DieOf};
 use crate::tournament::runner::{self, Entry, GameRecord, Playable, Scheduled};
@@ -82,20 +81,11 @@ pub fn ladder(game: &str, seed: u64) -> anyhow::Result<Game> {
             let maps = rules
                 .variants()
                 .iter()
-                .map(|v| {
-                    let variant = crate::games::contract::Variant::named(&v.name);
-                    let map = crate::games::worms::WormsRules::map(&variant)
-                        .map_err(anyhow::Error::msg)?;
-                    Ok(NamedMap {
-                        name: v.name.clone(),
-                        map,
-                    })
-                })
-                .collect::<anyhow::Result<Vec<_>>>()?;
-            Arc::new(Worms {
-                maps,
-                openings: Some((WORMS_OPENING, seed)),
-            })
+                .map(|v| crate::games::contract::Variant::named(&v.name))
+                .collect();
+            let versus = crate::tournament::versus::Versus::new(rules, maps, WORMS_OPENING, seed)
+                .map_err(|e| anyhow::anyhow!("worms: {e}"))?;
+            Arc::new(versus)
         }
         "dice" => {
             let file = crate::games::contract::Variant::named("wuerfel0");

@@ -199,6 +199,15 @@ fn play_through(
             played.faults[seat] = Some(fault);
         }
     }
+    // The game's encoding sets the seats up (Wormworld's programs get their start position).
+    if played.faults.iter().all(Option::is_none)
+        && let Some(encoding) = encoding
+        && let Some(typed) = game.typed()
+    {
+        for (seat, fault) in encoding.begin(typed, &mut agents) {
+            played.faults[seat as usize] = Some(fault);
+        }
+    }
     // At the set-up, the first seat that faulted forfeits (each fault is recorded).
     if let Some(seat) = played.faults.iter().position(Option::is_some) {
         played.outcome = game.forfeit(seat as SeatIndex, "fault");
@@ -437,6 +446,13 @@ impl Listeners for Vec<Agent> {
         };
         has.then_some(&mut **instance)
     }
+
+    fn instance(&mut self, seat: SeatIndex) -> Option<&mut Instance> {
+        match self.get_mut(seat as usize)? {
+            Agent::Bot { instance, .. } => Some(&mut **instance),
+            Agent::Random(_) => None,
+        }
+    }
 }
 
 /// The lines a seat logged since the last look.
@@ -476,7 +492,10 @@ fn finish(
     moves: Option<Sha256>,
     record: bool,
 ) -> Played {
-    played.moves_sha256 = moves.map(|m| crate::runtime::hex(&m.finalize()));
+    played.moves_sha256 = moves.map(|m| {
+        game.moves_sha256()
+            .unwrap_or_else(|| crate::runtime::hex(&m.finalize()))
+    });
     played.turns = game.turns();
     played.details = game.details();
     for (seat, agent) in agents.iter().enumerate() {

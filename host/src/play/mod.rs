@@ -4,8 +4,6 @@
 
 pub mod dice;
 pub mod generic;
-pub mod worms;
-pub mod worms_text;
 
 use serde::{Deserialize, Serialize};
 

@@ -5,7 +5,6 @@
 //! put back in game order before anything is summarised.
 
 pub mod dice;
-pub mod hosted;
 pub mod live;
 pub mod runner;
 pub mod shard;

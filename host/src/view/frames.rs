@@ -92,13 +92,16 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
     super::replay::render(file, Some(0))?;
     let h = &file.header;
     let contract = h.params.get("variant").is_some();
-    // A dice game recorded through its contract is drawn a roll at a time, as its older replays.
-    let rolls = match h.game.as_str() {
+    // Dice and Wormworld recorded through their contracts are drawn a roll or turn at a time (the
+    // rolls without a choice and the passes included), as their older replays.
+    let turns = match h.game.as_str() {
         "dice" if contract => Some(super::replay::dice::from_contract(file)?),
+        "worms" if contract => Some(super::replay::worms::from_contract(file)?),
         _ => None,
     };
     let mut frames = match h.game.as_str() {
-        "dice" if contract => dice_frames(rolls.as_ref().expect("converted above")),
+        "dice" if contract => dice_frames(turns.as_ref().expect("converted above")),
+        "worms" if contract => worms_frames(turns.as_ref().expect("converted above"))?,
         "bs" if contract => bs_move_frames(file),
         "2048" if contract => g2048_frames(&super::replay::g2048::from_contract(file)?),
         _ if contract => contract_frames(file)?,
@@ -139,7 +142,7 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
         .as_ref()
         .map(|e| e.logs.clone())
         .unwrap_or_default();
-    attach_logs(&mut frames, &rolls.as_ref().unwrap_or(file).turns, &logs);
+    attach_logs(&mut frames, &turns.as_ref().unwrap_or(file).turns, &logs);
     Ok(Viewer {
         format: h.format.clone(),
         version: h.version,

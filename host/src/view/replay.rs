@@ -28,12 +28,13 @@ pub fn render(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> 
     // their own.
     if file.header.params.get("variant").is_some() {
         let text = contract::print_contract(file, last)?;
-        // BS, 2048 and dice are played through their contracts; their views read the whole turns
+        // BS, 2048, dice and Wormworld are played through their contracts; their views read the whole turns
         // and boards of the games' own readers, made from the contract's moves.
         match file.header.game.as_str() {
             "bs" => return bs::print_replay(&bs::from_contract(file), last),
             "2048" => return g2048::print_2048(&g2048::from_contract(file)?, last),
             "dice" => return dice::print_dice(&dice::from_contract(file)?, last),
+            "worms" => return worms::print_replay(&worms::from_contract(file)?, last),
             _ => {}
         }
         return Ok(text);

@@ -3,14 +3,17 @@
 //!
 //! The bundled maps of `examples/worms/` are built in (`arena` the default); any other map is handed
 //! over as text and read by the map parser. The observation is the engine's [`Game::observation`]
-//! as JSON and the action the SDK's [`Move`], exactly as `play::worms` plays a game: seat 0 moves
-//! first, and **a seat with no legal move is not asked**, the match passes for it, before the first
-//! turn and after every move, until a seat that can move is to move or the game is over. The passes
-//! count as turns, as in the engine, and each move's replay event lists the passes that followed it.
-//! Wormworld has no chance: the seed is ignored.
+//! as JSON and the action the SDK's [`Move`]: seat 0 moves first, and **a seat with no legal move
+//! is not asked**, the match passes for it, before the first turn and after every move, until a
+//! seat that can move is to move or the game is over. The passes count as turns, as in the engine
+//! ([`Match::turns`]), and each move's replay event lists the passes that followed it. Wormworld
+//! has no chance: the seed is ignored. The match keeps every turn played, for the 1997 text
+//! protocol that programs speak (`hosted::worms::text`), and hashes the moves five bytes a turn,
+//! passes included ([`Match::moves_sha256`]). A map's set-up is `map NAME` and the map as text.
 
 use rand::RngExt;
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 
 use super::{Game, Map, Move, Seat, Verdict};
 use crate::games::Rng;
@@ -126,6 +129,14 @@ impl Rules for WormsRules {
         }
         Ok(with_forfeits(WormsMatch::new(&WormsRules::map(variant)?)))
     }
+
+    /// `map NAME` and the map as text (a map that does not parse gives its name alone).
+    fn setup_text(&self, variant: &Variant) -> String {
+        match WormsRules::map(variant) {
+            Ok(map) => format!("map {}\n{map}", variant.name),
+            Err(_) => format!("map {}\n", variant.name),
+        }
+    }
 }
 
 /// One game of Wormworld through the contract.
@@ -134,14 +145,29 @@ pub struct WormsMatch {
     game: Game,
     /// Actions applied through [`Match::apply`] (passes not counted).
     applied: u32,
+    /// The game as it started, before any pass: the text protocol's start position.
+    start: Box<Game>,
+    /// Every turn played in order, moves and passes (`None`): what the text protocol tells.
+    history: Vec<(Seat, Option<Move>)>,
+    /// How many turns of `history` each seat speaking the text protocol has been told (`None`
+    /// before its start position).
+    told: [Option<usize>; 2],
+    /// The moves' hash: five bytes a turn, the seat, the worm (`u32::MAX` for a pass) and how it
+    /// turned (255 for a pass).
+    hash: Sha256,
 }
 
 impl WormsMatch {
     /// A game on `map`, the first seat that cannot move already passed for.
     pub fn new(map: &Map) -> WormsMatch {
+        let game = Game::new(map);
         let mut game = WormsMatch {
-            game: Game::new(map),
+            start: Box::new(game.clone()),
+            game,
             applied: 0,
+            history: Vec::new(),
+            told: [None, None],
+            hash: Sha256::new(),
         };
         game.pass_stuck();
         game
@@ -152,15 +178,75 @@ impl WormsMatch {
         &self.game
     }
 
-    /// Passes for every seat to move that has no legal move, as `play::worms` does, and returns the
-    /// seats passed for in order.
+    /// The game as it started, before any pass.
+    pub fn start(&self) -> &Game {
+        &self.start
+    }
+
+    /// Every turn played in order: the seat and its move, `None` for a pass.
+    pub fn history(&self) -> &[(Seat, Option<Move>)] {
+        &self.history
+    }
+
+    /// How many turns of [`WormsMatch::history`] `seat` has been told, for the text protocol
+    /// (`None` before its start position); its speaker keeps it up to date.
+    pub fn told(&mut self, seat: Seat) -> &mut Option<usize> {
+        &mut self.told[seat]
+    }
+
+    /// What the seat to move sees, typed (the game's typed encoding sends it).
+    pub fn typed_observation(&self) -> botbox_sdk::worms::Observation {
+        self.game.observation(self.game.to_move())
+    }
+
+    /// Plays `mv` for the seat to move and passes for the seats that cannot move after it; the
+    /// move's replay event if `record`. Refused, changing nothing, when the game is over or the
+    /// move is not legal.
+    pub fn play(&mut self, mv: Move, record: bool) -> Result<Option<Value>, Refusal> {
+        if self.is_over() {
+            return Err(Refusal::Illegal("the game is over".into()));
+        }
+        let seat = self.game.to_move();
+        let before = self.game.worms_left(seat);
+        self.game.apply(mv).map_err(|e| {
+            Refusal::Illegal(format!("answered worm {} {}: {e}", mv.worm, mv.turn.name()))
+        })?;
+        self.applied += 1;
+        self.played(seat, Some(mv));
+        let n = self.game.turn();
+        let fell = self.game.worms_left(seat) < before;
+        let passed = self.pass_stuck();
+        Ok(record.then(|| {
+            json!({
+                "n": n,
+                "seat": seat,
+                "move": mv,
+                "fell": fell,
+                "passed": passed,
+            })
+        }))
+    }
+
+    /// Keeps a turn played: in the history and the hash.
+    fn played(&mut self, seat: Seat, mv: Option<Move>) {
+        let (worm, how) = mv.map_or((u32::MAX, 255), |m| (m.worm, m.turn as u8));
+        self.hash.update([seat as u8]);
+        self.hash.update(worm.to_le_bytes());
+        self.hash.update([how]);
+        self.history.push((seat, mv));
+    }
+
+    /// Passes for every seat to move that has no legal move, and returns the seats passed for in
+    /// order.
     fn pass_stuck(&mut self) -> Vec<Seat> {
         let mut passed = Vec::new();
         while !self.game.is_over() && self.game.legal_moves(self.game.to_move()).is_empty() {
-            passed.push(self.game.to_move());
+            let seat = self.game.to_move();
+            passed.push(seat);
             self.game
                 .pass()
                 .expect("a player without legal moves may pass");
+            self.played(seat, None);
         }
         passed
     }
@@ -193,22 +279,7 @@ impl Match for WormsMatch {
                 botbox_sdk::worms::EXPECTED
             ))
         })?;
-        let seat = self.game.to_move();
-        let before = self.game.worms_left(seat);
-        self.game
-            .apply(mv)
-            .map_err(|e| Refusal::Illegal(e.to_string()))?;
-        self.applied += 1;
-        let n = self.game.turn();
-        let fell = self.game.worms_left(seat) < before;
-        let passed = self.pass_stuck();
-        Ok(json!({
-            "n": n,
-            "seat": seat,
-            "move": mv,
-            "fell": fell,
-            "passed": passed,
-        }))
+        Ok(self.play(mv, true)?.unwrap_or_default())
     }
 
     fn random_action(&self, rng: &mut Rng) -> Option<Value> {
@@ -235,6 +306,20 @@ impl Match for WormsMatch {
 
     fn moves(&self) -> u32 {
         self.applied
+    }
+
+    /// The engine's turns, passes included.
+    fn turns(&self) -> u32 {
+        self.game.turn()
+    }
+
+    fn moves_sha256(&self) -> Option<String> {
+        let digest = self.hash.clone().finalize();
+        Some(digest.iter().map(|b| format!("{b:02x}")).collect())
+    }
+
+    fn typed(&mut self) -> Option<&mut dyn std::any::Any> {
+        Some(self)
     }
 
     fn state(&self) -> Value {

@@ -171,16 +171,18 @@ pub(super) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::
                 outcome.reason
             );
         }
-        let hash: String = file
-            .turns
-            .iter()
-            .fold(Sha256::new(), |h, t| {
-                h.chain_update(t["action"].to_string())
-            })
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        // The game's own hash of its moves where it keeps one (Wormworld), else the driver's.
+        let hash: String = game.moves_sha256().unwrap_or_else(|| {
+            file.turns
+                .iter()
+                .fold(Sha256::new(), |h, t| {
+                    h.chain_update(t["action"].to_string())
+                })
+                .finalize()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        });
         if !ending["moves_sha256"].is_null() && ending["moves_sha256"] != hash.as_str() {
             bail!("{line}: moves_sha256 is not the hash of the recorded moves ({hash})");
         }

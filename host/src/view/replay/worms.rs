@@ -1,14 +1,108 @@
 //! A Wormworld replay re-played through the engine (`botbox replay`): the reader the text view and
 //! the terminal animation (`cli/worms_view.rs`) draw from.
 
-use crate::games::worms::{Game, Map, Verdict};
-use crate::play::worms::Turn;
+use crate::games::contract::Variant;
+use crate::games::worms::{Game, Map, Move, Seat, Verdict, WormsRules};
 use crate::replay::ReplayFile;
 use crate::runtime::Fault;
-use serde::Deserialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 use super::{check_seats, difference, parse, same_result};
+
+/// One turn of a Wormworld replay as this reader reads it: a move or a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    /// The turn's number, from 1.
+    pub n: u32,
+    pub seat: Seat,
+    /// The move, or `null` when the host passed for a player with no legal move.
+    #[serde(rename = "move")]
+    pub mv: Option<Move>,
+    /// Whether the moved worm fell into the hole.
+    #[serde(default)]
+    pub fell: bool,
+    /// A move of the random opening (`--openings`), not the strategy's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub opening: bool,
+}
+
+/// A Wormworld replay recorded through the game contract (a line per move, each with the passes
+/// after it), as this reader reads Wormworld: a line per turn, passes included (the engine's
+/// passes for a seat with no legal move, made again here), the map's name, turn limit and text,
+/// and the result as the game's ending. Each move keeps its `logged` counts. The contract's reader
+/// checks the moves first ([`super::render`]); [`replayed`] re-plays the turns again.
+pub fn from_contract(file: &ReplayFile) -> anyhow::Result<ReplayFile> {
+    let h = &file.header;
+    let hl = file.header_line;
+    let variant = Variant {
+        name: parse(file, hl, "params.variant", &h.params["variant"])?,
+        text: parse(file, hl, "params.text", &h.params["text"])?,
+    };
+    let map = WormsRules::map(&variant).map_err(|e| file.bad(hl, e))?;
+    let mut game = Game::new(&map);
+    let mut turns = Vec::new();
+    let mut turn_lines = Vec::new();
+    // The passes for the seats to move that cannot, told on `line`.
+    let pass_stuck = |game: &mut Game, turns: &mut Vec<Value>, lines: &mut Vec<usize>, line| {
+        while !game.is_over() && game.legal_moves(game.to_move()).is_empty() {
+            let seat = game.to_move();
+            game.pass().expect("a player without legal moves may pass");
+            let pass = Turn {
+                n: game.turn(),
+                seat,
+                mv: None,
+                fell: false,
+                opening: false,
+            };
+            turns.push(serde_json::to_value(pass).expect("turns serialize"));
+            lines.push(line);
+        }
+    };
+    pass_stuck(&mut game, &mut turns, &mut turn_lines, hl);
+    for (i, t) in file.turns.iter().enumerate() {
+        let line = file.turn_line(i);
+        let mv: Move = parse(file, line, "action", &t["action"])?;
+        let seat = game.to_move();
+        let before = game.worms_left(seat);
+        game.apply(mv)
+            .map_err(|e| file.bad(line, format!("turn {}: {e}", game.turn() + 1)))?;
+        let turn = Turn {
+            n: game.turn(),
+            seat,
+            mv: Some(mv),
+            fell: game.worms_left(seat) < before,
+            opening: t["opening"] == true,
+        };
+        let mut turn = serde_json::to_value(turn).expect("turns serialize");
+        if let (Some(logged), Value::Object(fields)) = (t.get("logged"), &mut turn) {
+            fields.insert("logged".into(), logged.clone());
+        }
+        turns.push(turn);
+        turn_lines.push(line);
+        pass_stuck(&mut game, &mut turns, &mut turn_lines, line);
+    }
+    let mut header = h.clone();
+    header.params = json!({
+        "map": variant.name,
+        "turn_limit": map.turns(),
+        "text": map.to_string(),
+    });
+    header.start = json!({ "board": map.rows() });
+    let end = file.end.clone().map(|mut end| {
+        end.result = end.result["ending"].clone();
+        end
+    });
+    Ok(ReplayFile {
+        path: file.path.clone(),
+        header,
+        turns,
+        end,
+        header_line: hl,
+        turn_lines,
+        end_line: file.end_line,
+    })
+}
 
 /// The end of a Wormworld replay, as `play::Ending` records it.
 #[derive(Deserialize)]
@@ -109,7 +203,11 @@ pub fn replayed(file: &ReplayFile) -> anyhow::Result<Replayed> {
                 }
                 ([Some(_), None], _) => (Some(1), "fault"),
                 ([None, Some(_)], _) => (Some(0), "fault"),
-                ([Some(_), Some(_)], _) if game.turn() == 0 => (None, "fault"),
+                // Both at the set-up: a draw in the older replays; through the contract the first
+                // seat forfeits (the other wins).
+                ([Some(_), Some(_)], _) if game.turn() == 0 => {
+                    (r.winner.filter(|&w| w == 1), "fault")
+                }
                 ([Some(_), Some(_)], _) => {
                     return Err(file.bad(line, "both players fault after the set-up").into());
                 }

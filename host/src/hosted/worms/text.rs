@@ -4,9 +4,12 @@
 //! Every token is a word or a whole number, so a C program reads it all with `scanf("%s")` and
 //! `scanf("%d")`.
 //!
-//! A [`TextBot`] speaks it over a program's [`Process`]: [`TextBot::start`] sends the start
-//! position, [`TextBot::record`] queues each turn played, and [`TextBot::choose`] sends the queue and
-//! `go` and reads the move. Whether the move is legal is the caller's to check, with the engine.
+//! Wormworld's encoding (`super::Encoding`) speaks it to a program in a game: the start position
+//! when the game starts ([`start_message`]), the turns since the program's last move and `go`
+//! ([`go_message`]) at each of its moves, and the answer read ([`read_move`]). A [`TextBot`] speaks
+//! it over a program's [`Process`] outside a game (the runtime's tests): [`TextBot::start`] sends the
+//! start position, [`TextBot::record`] queues each turn played, and [`TextBot::choose`] sends the
+//! queue and `go` and reads the move. Whether the move is legal is the caller's to check.
 
 use std::fmt::Write;
 
@@ -59,12 +62,7 @@ impl TextBot {
         self.pending.push_str("go\n");
         let message = std::mem::take(&mut self.pending);
         let line = self.process().exchange(&message)?;
-        parse_move(&line).map_err(|e| {
-            Fault::new(
-                FaultKind::BadOutput,
-                format!("answered {}: {e}", quote(&line)),
-            )
-        })
+        read_move(&line)
     }
 
     /// The program's log (its standard error).
@@ -133,6 +131,30 @@ pub fn turn_line(me: Seat, by: Seat, played: Option<Move>) -> Option<String> {
     }
 }
 
+/// What the program for seat `me` is sent before its move: the lines of the `turns` played since
+/// its last move (seat and move, `None` for a pass; see [`turn_line`]), then `go`.
+pub fn go_message(me: Seat, turns: &[(Seat, Option<Move>)]) -> String {
+    let mut message = String::new();
+    for &(by, played) in turns {
+        if let Some(line) = turn_line(me, by, played) {
+            message.push_str(&line);
+            message.push('\n');
+        }
+    }
+    message.push_str("go\n");
+    message
+}
+
+/// A program's answer line read as a move; one that is not a move is fault `bad-output`.
+pub fn read_move(line: &str) -> Result<Move, Fault> {
+    parse_move(line).map_err(|e| {
+        Fault::new(
+            FaultKind::BadOutput,
+            format!("answered {}: {e}", quote(line)),
+        )
+    })
+}
+
 /// A move as the protocol writes it: `ID TURN`.
 pub fn move_text(m: Move) -> String {
     format!("{} {}", m.worm, m.turn.name())
@@ -161,7 +183,7 @@ mod tests {
 
     #[test]
     fn the_start_message_describes_the_tutorial_map() {
-        let map = Map::parse(include_str!("../../../examples/worms/tutorial.txt")).unwrap();
+        let map = Map::parse(include_str!("../../../../examples/worms/tutorial.txt")).unwrap();
         let expected = "\
 botbox-worms 1
 player 2

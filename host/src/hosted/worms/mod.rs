@@ -1,0 +1,91 @@
+//! Wormworld's glue: its typed encoding, for strategies (the engine's observation and a `Move`,
+//! no JSON between) and for external programs, which speak the 1997 text protocol ([`text`]) over
+//! their standard input and output instead of JSON.
+
+pub mod text;
+
+use serde_json::Value;
+
+use super::{Decided, Failed, Listeners};
+use crate::games::contract::{SeatIndex, Turn};
+use crate::games::worms::{Move, WormsMatch};
+use crate::runtime::{Fault, Instance};
+
+/// Wormworld's typed encoding.
+#[derive(Debug)]
+pub struct Encoding;
+
+/// The match behind a typed face handed to Wormworld's encoding.
+fn worms(game: &mut dyn std::any::Any) -> &mut WormsMatch {
+    game.downcast_mut()
+        .expect("Wormworld's encoding is handed Wormworld's match")
+}
+
+impl super::Encoding for Encoding {
+    /// Sends each program its start position (the map before any pass); a program that cannot
+    /// take it faults.
+    fn begin(
+        &self,
+        game: &mut dyn std::any::Any,
+        seats: &mut dyn Listeners,
+    ) -> Vec<(SeatIndex, Fault)> {
+        let game = worms(game);
+        let mut faults = Vec::new();
+        for seat in 0..2 {
+            let Some(process) = seats.instance(seat).and_then(Instance::process) else {
+                continue;
+            };
+            match process.send(&text::start_message(game.start(), seat as usize)) {
+                Ok(()) => *game.told(seat as usize) = Some(0),
+                Err(fault) => faults.push((seat, fault)),
+            }
+        }
+        faults
+    }
+
+    fn decide(
+        &self,
+        game: &mut dyn std::any::Any,
+        turn: Turn,
+        instance: &mut Instance,
+        record: bool,
+    ) -> Result<Decided, Failed> {
+        let game = worms(game);
+        let seat = turn.seat as usize;
+        let mv = match instance.process() {
+            // The turns played since the program's last move, and `go`.
+            Some(process) => {
+                let told = game.told(seat).unwrap_or(0);
+                let message = text::go_message(seat, &game.history()[told..]);
+                *game.told(seat) = Some(game.history().len());
+                let line = process.exchange(&message).map_err(Failed::Fault)?;
+                text::read_move(&line).map_err(Failed::Fault)?
+            }
+            None => instance
+                .call::<_, Move>("choose_move", &game.typed_observation())
+                .map_err(Failed::Fault)?,
+        };
+        let event = game.play(mv, record).map_err(Failed::Refused)?;
+        Ok(Decided {
+            action: if record {
+                serde_json::to_value(mv).expect("moves serialize")
+            } else {
+                Value::Null
+            },
+            event: event.unwrap_or_default(),
+        })
+    }
+
+    /// Wormworld tells nothing between moves: a program hears the turns with its next `go`.
+    fn notifies(&self) -> bool {
+        false
+    }
+
+    fn notify(
+        &self,
+        _game: &mut dyn std::any::Any,
+        _seats: &mut dyn Listeners,
+    ) -> Result<(), (SeatIndex, Fault)> {
+        Ok(())
+    }
+}
