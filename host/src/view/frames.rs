@@ -92,24 +92,10 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
     super::replay::render(file, Some(0))?;
     let h = &file.header;
     let contract = h.params.get("variant").is_some();
-    // Dice and Wormworld recorded through their contracts are drawn a roll or turn at a time (the
-    // rolls without a choice and the passes included), as their older replays.
-    let turns = match h.game.as_str() {
-        "dice" if contract => Some(super::replay::dice::from_contract(file)?),
-        "worms" if contract => Some(super::replay::worms::from_contract(file)?),
-        _ => None,
-    };
-    let mut frames = match h.game.as_str() {
-        "dice" if contract => dice_frames(turns.as_ref().expect("converted above")),
-        "worms" if contract => worms_frames(turns.as_ref().expect("converted above"))?,
-        "bs" if contract => bs_move_frames(file),
-        "2048" if contract => g2048_frames(&super::replay::g2048::from_contract(file)?),
-        _ if contract => contract_frames(file)?,
-        "2048" => g2048_frames(file),
-        "dice" => dice_frames(file),
-        "bs" => bs_frames(file),
-        "worms" => worms_frames(file)?,
-        other => anyhow::bail!("no viewer for {other} replays"),
+    let (mut frames, turns) = match super::games::find(&h.game) {
+        Some(view) => view.frames(file, contract)?,
+        None if contract => (contract_frames(file)?, file.turns.clone()),
+        None => anyhow::bail!("no viewer for {} replays", h.game),
     };
     let result = file.end.as_ref().map(|e| &e.result);
     let faults = result
@@ -142,7 +128,7 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
         .as_ref()
         .map(|e| e.logs.clone())
         .unwrap_or_default();
-    attach_logs(&mut frames, &turns.as_ref().unwrap_or(file).turns, &logs);
+    attach_logs(&mut frames, &turns, &logs);
     Ok(Viewer {
         format: h.format.clone(),
         version: h.version,
@@ -252,7 +238,7 @@ fn grid_of_numbers(rows: &Value) -> Board {
     Board::Grid { rows }
 }
 
-fn g2048_frames(file: &ReplayFile) -> Vec<Frame> {
+pub(super) fn g2048_frames(file: &ReplayFile) -> Vec<Frame> {
     let mut frames = vec![Frame::new(
         0,
         None,
@@ -303,7 +289,7 @@ fn places(value: &Value, names: &[String]) -> Board {
     Board::Lines { lines }
 }
 
-fn dice_frames(file: &ReplayFile) -> Vec<Frame> {
+pub(super) fn dice_frames(file: &ReplayFile) -> Vec<Frame> {
     let names = player_names(file);
     let mut frames = vec![Frame::new(
         0,
@@ -346,7 +332,7 @@ fn rank_name(rank: &Value) -> &'static str {
 /// table with the cards on the pile; a call what the seat answered (hidden: only an omniscient
 /// viewer sees who wanted to call); the last call of a turn the whole turn, as [`bs_frames`] draws
 /// it.
-fn bs_move_frames(file: &ReplayFile) -> Vec<Frame> {
+pub(super) fn bs_move_frames(file: &ReplayFile) -> Vec<Frame> {
     let names = player_names(file);
     let turns = super::replay::bs::from_contract(file);
     let mut whole = bs_frames(&turns).into_iter();
@@ -412,7 +398,7 @@ fn bs_table(names: &[String], sizes: &[u64], pile: u64) -> Board {
     Board::Lines { lines }
 }
 
-fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
+pub(super) fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
     let names = player_names(file);
     let table = |sizes: &[u64], pile: u64| bs_table(&names, sizes, pile);
     let mut frames = vec![Frame::new(0, None, "the deal", table(&[13, 13, 13, 13], 0))];
@@ -456,7 +442,7 @@ fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
     frames
 }
 
-fn worms_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
+pub(super) fn worms_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
     let replayed = super::replay::worms::replayed(file)?;
     let board = |g: &crate::games::worms::Game| Board::Grid {
         rows: g

@@ -23,28 +23,18 @@ use serde_json::Value;
 /// A replay re-played through its game's engine and printed (its last `last` turns, if given); the
 /// first line that does not follow is refused with `FILE:LINE`.
 pub fn render(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
-    // Games recorded through the game contract (`tournament::versus`) name a variant; the older
-    // writers of 2048, dice, BS and Wormworld (and the dice ranking's strict games) have readers of
-    // their own.
-    if file.header.params.get("variant").is_some() {
-        let text = contract::print_contract(file, last)?;
-        // BS, 2048, dice and Wormworld are played through their contracts; their views read the whole turns
-        // and boards of the games' own readers, made from the contract's moves.
-        match file.header.game.as_str() {
-            "bs" => return bs::print_replay(&bs::from_contract(file), last),
-            "2048" => return g2048::print_2048(&g2048::from_contract(file)?, last),
-            "dice" => return dice::print_dice(&dice::from_contract(file)?, last),
-            "worms" => return worms::print_replay(&worms::from_contract(file)?, last),
-            _ => {}
-        }
-        return Ok(text);
-    }
-    match file.header.game.as_str() {
-        "2048" => g2048::print_2048(file, last),
-        "dice" => dice::print_dice(file, last),
-        "bs" => bs::print_replay(file, last),
-        "worms" => worms::print_replay(file, last),
-        _ => contract::print_contract(file, last),
+    // Games recorded through the game contract (`tournament::versus`) name a variant, and the
+    // contract's reader checks their moves first; a game's own view (`view::games`) then tells
+    // them, as it tells the game's older replays.
+    let contract = file.header.params.get("variant").is_some();
+    let text = match contract {
+        true => Some(contract::print_contract(file, last)?),
+        false => None,
+    };
+    match (super::games::find(&file.header.game), text) {
+        (Some(view), _) => view.text(file, contract, last),
+        (None, Some(text)) => Ok(text),
+        (None, None) => contract::print_contract(file, last),
     }
 }
 

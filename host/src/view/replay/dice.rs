@@ -108,7 +108,7 @@ struct DiceEnd {
 /// legal and give the recorded capture and places; the end must be the engine's (or, in the free
 /// variant, a fault in a game still going, with the winner the fault gives). What is printed is the
 /// engine's.
-pub(super) fn print_dice(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
+pub fn print_dice(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
     let mut text = String::new();
     let out = &mut text;
     use crate::games::dice::{Die, Game, Place, Position};
