@@ -388,3 +388,42 @@ fn a_free_dice_replay_shows_what_each_bot_logged() {
         "{text}"
     );
 }
+
+/// An odd number of games is played for dice as for every two-player game, with a note that it
+/// favours one side; `--sprt` still refuses it, since it scores pairs of games.
+#[test]
+fn an_odd_game_count_is_played_with_a_note_in_every_two_player_game() {
+    for args in [
+        &[
+            "match",
+            "dice",
+            "strategies/lua/dice/random.lua",
+            "strategies/lua/dice/frontmost.lua",
+        ][..],
+        &[
+            "match",
+            "connect4",
+            "strategies/lua/connect4/random.lua",
+            "strategies/lua/connect4/center.lua",
+        ],
+    ] {
+        let out = util::botbox(&[args, &["--games", "3"]].concat());
+        assert!(out.status.success(), "{args:?}: {}", util::stderr(&out));
+        let err = util::stderr(&out);
+        assert!(
+            err.contains("note: --games 3 is odd") && err.contains("moves first once more"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            util::stdout(&out).contains("3 per pairing"),
+            "{}",
+            util::stdout(&out)
+        );
+        let even = util::botbox(&[args, &["--games", "2"]].concat());
+        assert!(
+            !util::stderr(&even).contains("is odd"),
+            "{}",
+            util::stderr(&even)
+        );
+    }
+}

@@ -377,8 +377,8 @@ fn entries(
 }
 
 /// The games to play: as given, or 20 (`table` for tables of more than two seats; with `--sprt`,
-/// the most to play). A game whose pairings are played in pairs of games (each entry starting
-/// half) takes an even number.
+/// the most to play, which must be even). An odd number for a two-player game is played, with a
+/// note that it favours one side (every game of every two-player game swaps sides).
 fn games(
     game: &hosted::Game,
     given: Option<usize>,
@@ -389,10 +389,12 @@ fn games(
         None if game.seats() > 2 && sprt.sprt.is_none() => table,
         given => sprt.games(given)?,
     };
-    anyhow::ensure!(
-        !game.in_pairs() || games.is_multiple_of(2),
-        "--games {games} is odd: every pairing plays an even number of games, each entry starting \
-         half",
-    );
+    // Two-player pairings swap sides every game: an odd count favours one side, in every game.
+    if game.seats() == 2 && !games.is_multiple_of(2) {
+        eprintln!(
+            "note: --games {games} is odd, so in each pairing the first entry moves first once \
+             more than the second; an even number balances the sides"
+        );
+    }
     Ok(games)
 }

@@ -70,11 +70,6 @@ pub trait Playable: Sync {
     fn setup(&self) -> String {
         String::new()
     }
-    /// Whether each pairing's games come in pairs that only together are fair (dice: each entry
-    /// starts half), so a run takes an even number of them.
-    fn in_pairs(&self) -> bool {
-        false
-    }
     /// Plays one game between `players` (seat order); with `record`, also returns its replay.
     fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>);
 }
@@ -95,9 +90,6 @@ impl<P: Playable + ?Sized + Send> Playable for std::sync::Arc<P> {
     }
     fn setup(&self) -> String {
         (**self).setup()
-    }
-    fn in_pairs(&self) -> bool {
-        (**self).in_pairs()
     }
     fn play(&self, game: &Scheduled, players: &[&Entry], record: bool) -> (Ending, Option<Replay>) {
         (**self).play(game, players, record)

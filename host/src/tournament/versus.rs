@@ -41,8 +41,6 @@ pub trait Arrange: std::fmt::Debug {
     fn variant_name(&self, variant: usize) -> String;
     /// The set-up as text, for a report's hash ([`Playable::setup`]).
     fn setup(&self) -> String;
-    /// Whether a pairing's games are fair only in pairs ([`Playable::in_pairs`]).
-    fn in_pairs(&self) -> bool;
     /// The variant, seed and seats of `game`.
     fn arrange(&self, game: &Scheduled) -> Arranged;
 }
@@ -147,10 +145,6 @@ impl Playable for Versus {
             Some(a) => a.variant_name(variant),
             None => self.variants[variant].name.clone(),
         }
-    }
-
-    fn in_pairs(&self) -> bool {
-        self.arrange.as_ref().is_some_and(|a| a.in_pairs())
     }
 
     /// The variants' set-up and, for a game that would otherwise repeat, the openings.

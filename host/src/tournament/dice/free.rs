@@ -113,10 +113,6 @@ impl Arrange for DiceFree {
         }
     }
 
-    fn in_pairs(&self) -> bool {
-        matches!(self.die_of, DieOf::Entries(_))
-    }
-
     /// Seat 0 plays die A, the lower-numbered die (the pairing's first entry on a tie); the
     /// runner's first seat starts.
     fn arrange(&self, game: &Scheduled) -> Arranged {
