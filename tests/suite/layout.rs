@@ -142,3 +142,44 @@ fn charts_count_in_whole_numbers_label_every_die_and_keep_the_legend_beside_the_
         assert!(texts.iter().any(|(_, t)| *t == name), "{name}: {texts:?}");
     }
 }
+
+/// Every subcommand's `--help` fits an 80-column terminal, its examples broken between words with
+/// shell continuations (never in the middle of a word), so each can still be pasted.
+#[test]
+fn every_help_fits_80_columns_with_whole_commands() {
+    // The commands a help text lists: the lines under `Commands:` indented by exactly two spaces.
+    fn commands(help: &str) -> Vec<String> {
+        help.lines()
+            .skip_while(|l| !l.starts_with("Commands:"))
+            .skip(1)
+            .take_while(|l| !l.is_empty())
+            .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+            .filter(|c| c != "help")
+            .collect()
+    }
+    let mut helps = vec![vec![]];
+    let mut i = 0;
+    while i < helps.len() {
+        let path: Vec<String> = helps[i].clone();
+        let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = printed(&args, Some(80));
+        assert!(widest(&help) <= 80, "{args:?}:\n{help}");
+        // An example broken across lines ends each broken line with ` \`, and the words run on:
+        // every line of an example that starts with `botbox` is a whole command or continues.
+        let mut continued = false;
+        for line in help.lines() {
+            let body = line.trim_start();
+            if continued {
+                assert!(line.starts_with("      "), "{args:?}: {line:?}");
+            }
+            continued = (continued || body.starts_with("botbox ")) && line.ends_with(" \\");
+        }
+        for sub in commands(&help) {
+            helps.push(path.iter().cloned().chain([sub]).collect());
+        }
+        i += 1;
+    }
+    assert!(helps.len() > 30, "{}", helps.len());
+}

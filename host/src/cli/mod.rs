@@ -8,6 +8,7 @@ pub mod config;
 mod dice;
 mod dice_free;
 mod games;
+mod help;
 mod hosted;
 mod league;
 mod limits;
@@ -126,7 +127,12 @@ pub fn parse() -> Cli {
             std::process::exit(2);
         }
     }
-    Cli::parse_from(args)
+    // Every subcommand's examples fitted to an 80-column terminal before clap reads the arguments.
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = help::fit(Cli::command())
+        .try_get_matches_from(args)
+        .unwrap_or_else(|e| e.exit());
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
