@@ -193,9 +193,16 @@ fn cargo_build_wasm(
     };
     let mut output = run()?;
     let missing_target = |o: &std::process::Output| {
-        String::from_utf8_lossy(&o.stderr).contains("may not be installed")
+        target_missing(
+            &String::from_utf8_lossy(&o.stdout),
+            &String::from_utf8_lossy(&o.stderr),
+        )
     };
     if !output.status.success() && missing_target(&output) {
+        eprintln!(
+            "note: the {WASM_TARGET} target is not installed; adding it with `rustup target add \
+             {WASM_TARGET}` and building again"
+        );
         let _ = Command::new("rustup")
             .args(["target", "add", WASM_TARGET])
             .output();
@@ -217,6 +224,14 @@ fn cargo_build_wasm(
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
+/// Whether a failed build failed for want of the wasm32 target: rustc's note says so on standard
+/// error, or, with `--message-format=json`, inside its JSON messages on standard output (where
+/// the error itself reads "can't find crate for `std`").
+fn target_missing(stdout: &str, stderr: &str) -> bool {
+    let note = format!("the `{WASM_TARGET}` target may not be installed");
+    stderr.contains(&note) || stdout.contains(&note)
+}
+
 /// The last `.wasm` file among cargo's `compiler-artifact` messages.
 fn wasm_artifact(messages: &str) -> Option<PathBuf> {
     messages
@@ -231,6 +246,26 @@ fn wasm_artifact(messages: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// rustc's message when the target is missing, as cargo prints it with `--message-format=json`
+    /// (on standard output; standard error says only that the crate did not compile) and without.
+    #[test]
+    fn a_missing_target_is_recognised_in_json_messages_and_plain_ones() {
+        let json = r#"{"reason":"compiler-message","message":{"rendered":"error[E0463]: can't find crate for `std`\n  |\n  = note: the `wasm32-unknown-unknown` target may not be installed\n  = help: consider downloading the target with `rustup target add wasm32-unknown-unknown`\n\n","children":[{"level":"note","message":"the `wasm32-unknown-unknown` target may not be installed"}],"level":"error","message":"can't find crate for `std`"}}"#;
+        let stderr = "error: could not compile `tgt` (lib) due to 1 previous error";
+        assert!(target_missing(json, stderr));
+        let plain = "error[E0463]: can't find crate for `std`\n  = note: the `wasm32-unknown-unknown` target may not be installed";
+        assert!(target_missing("", plain));
+        // Another target, or another error, is not this one.
+        assert!(!target_missing(
+            &json.replace("unknown-unknown", "wasip1"),
+            stderr
+        ));
+        assert!(!target_missing(
+            "",
+            "error[E0425]: cannot find value `x` in this scope"
+        ));
+    }
 
     #[test]
     fn kinds_come_from_extensions() {
