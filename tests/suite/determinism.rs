@@ -32,10 +32,15 @@ fn results(report: &Value) -> Value {
     })
 }
 
-/// Every file in `dir`, by name, with its bytes.
+/// Every replay in `dir` (the `.jsonl` files; the index beside them is not one), by name, with
+/// its bytes.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut all: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        })
         .map(|e| {
             let e = e.unwrap();
             (

@@ -13,7 +13,7 @@ const FRONTMOST: &str = "strategies/lua/dice/frontmost.lua";
 const RANDOM: &str = "strategies/lua/dice/random.lua";
 
 /// Runs `args` with `--jobs JOBS --json` and replays into a directory of their own; the text, the
-/// report, and how many replay files were written.
+/// report, and how many replay files were written (each listed in the index beside them).
 fn run(dir: &Path, args: &[&str], jobs: &str) -> (String, serde_json::Value, usize) {
     let dir = dir.join(format!("jobs-{jobs}"));
     std::fs::create_dir_all(&dir).unwrap();
@@ -21,7 +21,14 @@ fn run(dir: &Path, args: &[&str], jobs: &str) -> (String, serde_json::Value, usi
     let mut all = args.to_vec();
     all.extend(["--jobs", jobs, "--replay-dir", replays.to_str().unwrap()]);
     let (text, report) = run_json(&dir, &all);
-    let files = std::fs::read_dir(&replays).unwrap().count();
+    let files = std::fs::read_dir(&replays)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().unwrap() == "jsonl")
+        .count();
+    // The index lists the games kept, and no more.
+    let game = report["game"].as_str().unwrap();
+    let index = std::fs::read_to_string(replays.join(format!("{game}-index.tsv"))).unwrap();
+    assert_eq!(index.lines().count(), files + 1, "{index}");
     (text, report, files)
 }
 

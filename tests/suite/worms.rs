@@ -165,6 +165,22 @@ fn replays_record_the_map_and_every_turn_and_print_turn_by_turn() {
         end["result"]["ending"]["turns"].as_u64().unwrap()
     );
 
+    // The index beside the replays: a line per game, its file, players in seat order and result.
+    let index = std::fs::read_to_string(dir.join("worms-index.tsv")).unwrap();
+    let rows: Vec<Vec<&str>> = index.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(
+        rows[0],
+        [
+            "file", "variant", "players", "winner", "ended", "turns", "faults"
+        ]
+    );
+    assert_eq!(rows.len(), 3, "{index}");
+    assert_eq!(rows[2][0], "worms-0002.jsonl");
+    assert_eq!(rows[2][1], "tutorial");
+    assert_eq!(rows[2][2], "random, greedy");
+    assert_eq!(rows[2][4], json["games"][1]["reason"].as_str().unwrap());
+    assert_eq!(rows[2][5], json["games"][1]["turns"].to_string());
+
     let out = botbox(&["replay", file.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let shown = stdout(&out);

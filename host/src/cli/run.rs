@@ -43,7 +43,8 @@ pub struct Outputs {
     /// Also write the full report (standings, pairs, every game) as JSON to this file
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Write every game's replay into this directory (<game>-0001.jsonl, ...)
+    /// Write every game's replay into this directory (<game>-0001.jsonl, ...), with an index of
+    /// them (<game>-index.tsv: players, winner, end, faults)
     #[arg(long, value_name = "DIR")]
     pub replay_dir: Option<PathBuf>,
 }
@@ -190,6 +191,9 @@ pub fn run_and_report<P: Playable + Clone + Send + 'static>(
     if let Some(e) = replay_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
+    if let Some(dir) = dir {
+        write_index(dir, game.game(), &report, flags.shard)?;
+    }
     super::print_report(&render(&report))?;
     if let Some(path) = &run.out.json {
         super::write_json(path, &report)?;
@@ -288,6 +292,58 @@ pub fn smoke<P: Playable + ?Sized>(game: &P, strategy: &Strategy) -> Result<(), 
         Some(fault) => Err(format!("the smoke game faulted: {fault}")),
         None => Ok(()),
     }
+}
+
+/// The index of a run's replays in `dir`, beside them: `<game>-index.tsv` (`<game>-index-K-of-N.tsv`
+/// for shard K of N), a line per game with its file, variant, players in seat order, winner (a solo
+/// game's score), how it ended, its turns and its faults, so the game an entry lost or faulted in
+/// is found with `grep`.
+fn write_index(
+    dir: &Path,
+    game: &str,
+    report: &Report,
+    shard: Option<Shard>,
+) -> anyhow::Result<()> {
+    let name = match shard {
+        Some(s) => format!("{game}-index-{}-of-{}.tsv", s.index, s.count),
+        None => format!("{game}-index.tsv"),
+    };
+    // A tab or a line break in a name would break the table.
+    let cell = |text: &str| text.replace(['\t', '\n', '\r'], " ");
+    let mut text = String::from("file\tvariant\tplayers\twinner\tended\tturns\tfaults\n");
+    for g in &report.games {
+        let file = replay_path(Path::new(""), game, g.number);
+        let faults: Vec<String> = g
+            .faults
+            .iter()
+            .enumerate()
+            .filter_map(|(seat, f)| {
+                f.as_ref()
+                    .map(|f| format!("seat {seat}: {}", f.kind.name()))
+            })
+            .collect();
+        let players: Vec<String> = g.players.iter().map(|p| cell(p)).collect();
+        text.push_str(&format!(
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            file.display(),
+            cell(&g.variant),
+            players.join(", "),
+            match (&g.winner, g.figures.score) {
+                (Some(winner), _) => cell(winner),
+                (None, Some(score)) if g.players.len() == 1 => format!("score {score}"),
+                (None, _) => "-".to_string(),
+            },
+            cell(&g.reason),
+            g.turns,
+            if faults.is_empty() {
+                "-".to_string()
+            } else {
+                faults.join(", ")
+            },
+        ));
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
 }
 
 /// Where game `number`'s replay goes in `dir`: `<game>-0001.jsonl` for every game.

@@ -484,6 +484,46 @@ pub(super) fn worms_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
     Ok(frames)
 }
 
+/// Connect Four: the grid at the start and after every move, seat 0's discs `X` and seat 1's `O`,
+/// the winning four marked `[X]`.
+pub(super) fn connect4_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
+    use super::replay::connect4::{disc, grids};
+    let board = |grid: &super::replay::connect4::Grid| Board::Grid {
+        rows: grid
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(r, row)| {
+                row.iter()
+                    .enumerate()
+                    .map(|(c, &mark)| match (mark, grid.winning(r, c)) {
+                        (0, _) => String::new(),
+                        (m, true) => format!("[{}]", disc(m)),
+                        (m, false) => disc(m).to_string(),
+                    })
+                    .collect()
+            })
+            .collect(),
+    };
+    let grids = grids(file)?;
+    let mut frames = vec![Frame::new(0, None, "start", board(&grids[0]))];
+    for (i, (t, grid)) in file.turns.iter().zip(&grids[1..]).enumerate() {
+        let seat = t["seat"].as_u64().map(|s| s as usize);
+        let opening = if t["opening"] == true {
+            " (opening)"
+        } else {
+            ""
+        };
+        let text = format!(
+            "{} drops in column {}{opening}",
+            disc(seat.map_or(0, |s| s as u64 + 1)),
+            t["action"]
+        );
+        frames.push(Frame::new(i + 1, seat, text, board(grid)));
+    }
+    Ok(frames)
+}
+
 fn contract_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
     use crate::games::contract::Variant;
     let h = &file.header;

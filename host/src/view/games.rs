@@ -29,9 +29,10 @@ pub trait GameView: Sync {
 }
 
 /// Every game's view, by game name.
-static VIEWS: [(&str, &dyn GameView); 4] = [
+static VIEWS: [(&str, &dyn GameView); 5] = [
     ("2048", &G2048),
     ("bs", &Bs),
+    ("connect4", &Connect4),
     ("dice", &Dice),
     ("worms", &Worms),
 ];
@@ -154,5 +155,28 @@ impl GameView for Worms {
             false => file.clone(),
         };
         Ok((frames::worms_frames(&turns)?, turns.turns))
+    }
+}
+
+/// Connect Four: the grid after every move, the winning four marked (recorded through its
+/// contract only).
+struct Connect4;
+
+impl GameView for Connect4 {
+    fn text(
+        &self,
+        file: &ReplayFile,
+        _contract: bool,
+        last: Option<usize>,
+    ) -> anyhow::Result<String> {
+        replay::connect4::print_connect4(file, last)
+    }
+
+    fn frames(
+        &self,
+        file: &ReplayFile,
+        _contract: bool,
+    ) -> anyhow::Result<(Vec<Frame>, Vec<Value>)> {
+        Ok((frames::connect4_frames(file)?, file.turns.clone()))
     }
 }

@@ -8,6 +8,7 @@
 //! shown as recorded.
 
 pub mod bs;
+pub mod connect4;
 pub(super) mod contract;
 pub mod dice;
 pub mod g2048;

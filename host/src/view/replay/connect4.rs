@@ -1,0 +1,139 @@
+//! Connect Four as a person sees it: the grid after every move, seat 0's discs `X` and seat 1's
+//! `O`, the winning four marked `[X]`, made by re-playing the contract's moves (the contract's
+//! reader checks them first, [`super::render`]).
+
+use serde_json::Value;
+
+use crate::games::connect4::RULES;
+use crate::games::contract::{Rules, Variant};
+use crate::replay::ReplayFile;
+
+/// A disc's letter: seat 0 `X`, seat 1 `O`, an empty cell `.`.
+pub fn disc(mark: u64) -> &'static str {
+    match mark {
+        1 => "X",
+        2 => "O",
+        _ => ".",
+    }
+}
+
+/// A position as the contract's state tells it: rows from the top, each cell 0, 1 or 2, and the
+/// winning four as `[row, col]` (rows from the top) once there is one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grid {
+    pub rows: Vec<Vec<u64>>,
+    pub line: Vec<[u64; 2]>,
+}
+
+impl Grid {
+    /// The grid of the contract's state `state`.
+    fn of(state: &Value) -> Grid {
+        let columns = state["columns"].as_u64().unwrap_or(1).max(1) as usize;
+        let cells: Vec<u64> = state["board"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default();
+        let line = state["outcome"]["line"]
+            .as_array()
+            .map(|cells| {
+                cells
+                    .iter()
+                    .filter_map(|c| Some([c[0].as_u64()?, c[1].as_u64()?]))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Grid {
+            rows: cells.chunks(columns).map(<[u64]>::to_vec).collect(),
+            line,
+        }
+    }
+
+    /// Whether the cell at `row` (from the top) and `col` is in the winning four.
+    pub fn winning(&self, row: usize, col: usize) -> bool {
+        self.line.contains(&[row as u64, col as u64])
+    }
+
+    /// The grid as text lines, a cell three columns wide, the column numbers under it.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(r, row)| {
+                row.iter()
+                    .enumerate()
+                    .map(|(c, &mark)| match self.winning(r, c) {
+                        true => format!("[{}]", disc(mark)),
+                        false => format!(" {} ", disc(mark)),
+                    })
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect();
+        let columns = self.rows.first().map_or(0, Vec::len);
+        let numbers: String = (0..columns).map(|c| format!("{c:^3}")).collect();
+        lines.push(numbers.trim_end().to_string());
+        lines
+    }
+}
+
+/// The grid at the start and after every move of a Connect Four replay, re-played through the
+/// contract from the header's variant.
+pub fn grids(file: &ReplayFile) -> anyhow::Result<Vec<Grid>> {
+    let h = &file.header;
+    let variant = Variant {
+        name: h.params["variant"].as_str().unwrap_or_default().to_string(),
+        text: h.params["text"].as_str().map(str::to_string),
+    };
+    let mut game = RULES
+        .start(&variant, 2, h.seed)
+        .map_err(|e| file.bad(file.header_line, e))?;
+    let mut grids = vec![Grid::of(&game.state())];
+    for (i, t) in file.turns.iter().enumerate() {
+        let seat = t["seat"].as_u64().unwrap_or_default() as u32;
+        super::contract::apply_turn(game.as_mut(), seat, t)
+            .map_err(|e| file.bad(file.turn_line(i), e))?;
+        grids.push(Grid::of(&game.state()));
+    }
+    Ok(grids)
+}
+
+/// The contract's text of a Connect Four replay (its last `last` moves) with the grid after each
+/// move drawn under it: `X` for seat 0, `O` for seat 1, the winning four in brackets.
+pub fn print_connect4(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
+    let text = super::contract::print_contract(file, last)?;
+    let grids = grids(file)?;
+    let names: Vec<&str> = file
+        .header
+        .strategies
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    let mut out = String::new();
+    for (k, line) in text.lines().enumerate() {
+        out.push_str(line);
+        out.push('\n');
+        if k == 0 {
+            let sides: Vec<String> = names
+                .iter()
+                .enumerate()
+                .map(|(seat, name)| format!("{} {name}", disc(seat as u64 + 1)))
+                .collect();
+            out.push_str(&format!("discs: {}\n", sides.join(", ")));
+        }
+        // `move    N  seat ...`: the grid after move N.
+        let moved = line
+            .strip_prefix("move ")
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse::<usize>().ok());
+        if let Some(grid) = moved.and_then(|n| grids.get(n)) {
+            for row in grid.lines() {
+                out.push_str("    ");
+                out.push_str(&row);
+                out.push('\n');
+            }
+        }
+    }
+    Ok(out)
+}
