@@ -144,7 +144,8 @@ fn charts_count_in_whole_numbers_label_every_die_and_keep_the_legend_beside_the_
 }
 
 /// Every subcommand's `--help` fits an 80-column terminal, its examples broken between words with
-/// shell continuations (never in the middle of a word), so each can still be pasted.
+/// shell continuations (never in the middle of a word), so each can still be pasted, and opens
+/// with a line of its own.
 #[test]
 fn every_help_fits_80_columns_with_whole_commands() {
     // The commands a help text lists: the lines under `Commands:` indented by exactly two spaces.
@@ -176,7 +177,25 @@ fn every_help_fits_80_columns_with_whole_commands() {
             }
             continued = (continued || body.starts_with("botbox ")) && line.ends_with(" \\");
         }
-        for sub in commands(&help) {
+        let subs = commands(&help);
+        // Each subcommand's first help line says what that one does: no two of one command's
+        // subcommands open alike (as `league retire` once opened with `league show`'s line).
+        let mut firsts: Vec<(String, String)> = Vec::new();
+        for sub in &subs {
+            let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+            args.extend([sub.as_str(), "--help"]);
+            let first = printed(&args, Some(80))
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string();
+            assert!(!first.is_empty(), "{args:?}");
+            if let Some((other, _)) = firsts.iter().find(|(_, f)| *f == first) {
+                panic!("{path:?}: {other} and {sub} both open with {first:?}");
+            }
+            firsts.push((sub.clone(), first));
+        }
+        for sub in subs {
             helps.push(path.iter().cloned().chain([sub]).collect());
         }
         i += 1;

@@ -430,12 +430,15 @@ impl SprtReport {
         format!("LLR {:.2} ({:.2}, {:.2})", self.llr, self.lower, self.upper)
     }
 
-    /// The pentanomial counts as fastchess prints them: `[LL, LD, DD+WL, WD, WW]`.
+    /// The pentanomial counts as fastchess prints them, `[LL, LD, DD+WL, WD, WW]`, then in words
+    /// from the first strategy's side, best first: `pairs [0, 1, 3+2, 4, 5]: 5 won both, 4 won and
+    /// drew, 2 won and lost, 3 drew both, 1 lost and drew, 0 lost both`.
     pub fn penta_line(&self) -> String {
         let p = &self.penta;
         format!(
-            "pairs [{}, {}, {}+{}, {}, {}] (LL, LD, DD+WL, WD, WW)",
-            p.ll, p.ld, p.dd, p.wl, p.wd, p.ww
+            "pairs [{}, {}, {}+{}, {}, {}]: {} won both, {} won and drew, {} won and lost, {} drew \
+             both, {} lost and drew, {} lost both",
+            p.ll, p.ld, p.dd, p.wl, p.wd, p.ww, p.ww, p.wd, p.wl, p.dd, p.ld, p.ll
         )
     }
 }

@@ -228,6 +228,12 @@ fn pairs_are_scored_for_the_first_strategy_whichever_side_it_plays() {
     assert_eq!(r.penta, expected);
     assert_eq!((r.games, r.verdict), (10, None));
     assert!((r.llr - test("elo0=0,elo1=5").llr(&expected)).abs() < 1e-12);
+    // The counts as fastchess prints them, then in words from a's side.
+    assert_eq!(
+        r.penta_line(),
+        "pairs [1, 0, 1+1, 1, 1]: 1 won both, 1 won and drew, 1 won and lost, 1 drew both, \
+         0 lost and drew, 1 lost both"
+    );
 }
 
 #[test]
