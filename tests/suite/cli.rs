@@ -807,6 +807,36 @@ fn new_makes_a_starter_bot_for_every_game_that_checks_clean() {
             stderr(&out)
         );
     }
+    // The Wormworld starter, the first bot a newcomer runs, does what it says (steers toward the
+    // hole) and beats the random bot on the example maps.
+    let worms = dir.join("lua-worms/bot.lua");
+    let starter_dir = dir.join("worms-starter");
+    std::fs::create_dir_all(&starter_dir).unwrap();
+    let (_, report) = util::run_json(
+        &starter_dir,
+        &[
+            "match",
+            "worms",
+            worms.to_str().unwrap(),
+            "strategies/lua/worms/random.lua",
+            "--map",
+            "examples/worms/",
+            "--games",
+            "24",
+        ],
+    );
+    let starter = &report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "bot")
+        .unwrap()
+        .clone();
+    let (wins, losses) = (
+        starter["wins"].as_u64().unwrap(),
+        starter["losses"].as_u64().unwrap(),
+    );
+    assert!(wins >= 12 && wins > 3 * losses, "{starter}");
     // A directory that is not empty is refused; so is an unknown language for a game.
     let out = botbox(&["new", "bs", dir.join("lua-bs").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
