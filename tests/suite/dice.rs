@@ -387,6 +387,11 @@ fn a_free_dice_replay_shows_what_each_bot_logged() {
         text.contains("log of seat") && text.contains("talker") && text.contains("| face\t"),
         "{text}"
     );
+    // Both roll die 1: each seat is named by its die and its strategy (issue 32).
+    assert!(
+        text.contains("D1:talker") && text.contains("D1:frontmost") && text.contains(" starts"),
+        "{text}"
+    );
 }
 
 /// An odd number of games is played for dice as for every two-player game, with a note that it

@@ -144,7 +144,16 @@ pub fn print_dice(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<Stri
             )
             .into());
     }
-    let names = [params.dice[0].name.as_str(), params.dice[1].name.as_str()];
+    // A seat by its die, and in the free variant by its strategy too (`D1:frontmost`), so that two
+    // strategies rolling the same die are told apart.
+    let names: [String; 2] = [0, 1].map(|seat| {
+        let die = &params.dice[seat].name;
+        match h.strategies.get(seat).filter(|_| !strict) {
+            Some(s) => format!("{die}:{}", s.name),
+            None => die.clone(),
+        }
+    });
+    let width = names[0].len().max(names[1].len());
     writeln!(
         out,
         "dice game {} seed {}: {} {} against {} {}, {} starts",
@@ -234,7 +243,7 @@ pub fn print_dice(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<Stri
         };
         writeln!(
             out,
-            "turn {:>4}: {} rolls {:>2}: {:<18} {}",
+            "turn {:>4}: {:<width$} rolls {:>2}: {:<18} {}",
             t.n,
             names[t.seat],
             t.face,
