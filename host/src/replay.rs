@@ -220,6 +220,9 @@ pub struct ReplayFile {
     pub header_line: usize,
     pub turn_lines: Vec<usize>,
     pub end_line: Option<usize>,
+    /// The line the file stops in the middle of, if it does (a game whose writer was stopped):
+    /// the lines before it are read, and the readers show the game up to there.
+    pub cut: Option<usize>,
 }
 
 impl ReplayFile {
@@ -290,13 +293,41 @@ pub fn parse(text: &str) -> Result<ReplayFile, ReplayError> {
     };
     let (mut header, mut turns, mut end) = (None, Vec::new(), None);
     let (mut header_line, mut turn_lines, mut end_line) = (1, Vec::new(), None);
-    for (i, text) in text.lines().enumerate() {
+    let last = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, _)| i)
+        .last();
+    let mut cut = None;
+    for (i, line) in text.lines().enumerate() {
         let n = i + 1;
-        if text.trim().is_empty() {
+        if line.trim().is_empty() {
             continue;
         }
-        let parsed: Line =
-            serde_json::from_str(text).map_err(|e| bad(n, format!("not a replay line: {e}")))?;
+        let parsed: Line = match serde_json::from_str(line) {
+            Ok(parsed) => parsed,
+            // The last line, cut off where its JSON is still open, after the header: the file
+            // stops in the middle of a line; what comes before it is the game so far.
+            Err(e)
+                if Some(i) == last
+                    && e.classify() == serde_json::error::Category::Eof
+                    && !text.ends_with('\n')
+                    && header.is_some() =>
+            {
+                cut = Some(n);
+                break;
+            }
+            // A replay line is one line: its column, not serde's "line 1".
+            Err(e) => {
+                let message = e.to_string();
+                let message = match message.rfind(" at line ") {
+                    Some(at) => format!("{} (column {})", &message[..at], e.column()),
+                    None => message,
+                };
+                return Err(bad(n, format!("not a replay line: {message}")));
+            }
+        };
         match (parsed, &header, &end) {
             (Line::Header(h), None, _) => {
                 if h.format != FORMAT || h.version > VERSION {
@@ -333,6 +364,7 @@ pub fn parse(text: &str) -> Result<ReplayFile, ReplayError> {
         header_line,
         turn_lines,
         end_line,
+        cut,
     })
 }
 
@@ -370,5 +402,42 @@ mod tests {
         assert_eq!(file.turns.len(), kept);
         assert_eq!(file.end.unwrap().cut, Some(kept));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A file that stops in the middle of its last line (its writer was stopped) is read up to
+    /// there, and says where it stops; a broken line anywhere else is refused, its column named
+    /// once (not as serde's "line 1").
+    #[test]
+    fn a_file_cut_in_its_last_line_reads_up_to_there() {
+        let header = Header {
+            format: FORMAT.into(),
+            version: VERSION,
+            game: "connect4".into(),
+            params: serde_json::json!({ "variant": "standard", "text": null }),
+            number: 1,
+            seed: 1,
+            strategies: Vec::new(),
+            limits: Value::Null,
+            start: Value::Null,
+        };
+        let mut replay = Replay::new(header);
+        for n in 1..=3 {
+            replay.turn(&serde_json::json!({ "n": n, "action": 3 }));
+        }
+        let whole = replay.lines().join("\n") + "\n";
+        let cut = &whole[..whole.len() - 8];
+        let file = parse(cut).unwrap();
+        assert_eq!((file.turns.len(), file.cut), (2, Some(4)));
+        assert!(parse(&whole).unwrap().cut.is_none());
+        // The same cut line followed by another line is a broken line, refused.
+        let err = parse(&format!("{cut}\n{{\"type\":\"turn\",\"n\":4}}\n"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains(":4: not a replay line") && err.contains("(column "),
+            "{err}"
+        );
+        assert!(!err.contains("line 1 column"), "{err}");
     }
 }

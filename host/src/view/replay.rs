@@ -32,11 +32,20 @@ pub fn render(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> 
         true => Some(contract::print_contract(file, last)?),
         false => None,
     };
-    match (super::games::find(&file.header.game), text) {
-        (Some(view), _) => view.text(file, contract, last),
-        (None, Some(text)) => Ok(text),
-        (None, None) => contract::print_contract(file, last),
+    let mut text = match (super::games::find(&file.header.game), text) {
+        (Some(view), _) => view.text(file, contract, last)?,
+        (None, Some(text)) => text,
+        (None, None) => contract::print_contract(file, last)?,
+    };
+    if let Some(line) = file.cut {
+        writeln!(
+            text,
+            "the file stops in the middle of line {line}: the game is shown up to there ({} \
+             turns; its end was not recorded)",
+            file.turns.len()
+        )?;
     }
+    Ok(text)
 }
 
 /// A JSON value on one line, cut to a readable length.

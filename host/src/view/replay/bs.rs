@@ -158,6 +158,7 @@ pub fn from_contract(file: &ReplayFile) -> ReplayFile {
         header_line: file.header_line,
         turn_lines,
         end_line: file.end_line,
+        cut: file.cut,
     }
 }
 

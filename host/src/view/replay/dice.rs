@@ -89,6 +89,7 @@ pub fn from_contract(file: &ReplayFile) -> anyhow::Result<ReplayFile> {
         header_line: hl,
         turn_lines,
         end_line: file.end_line,
+        cut: file.cut,
     })
 }
 

@@ -99,6 +99,7 @@ pub fn from_contract(file: &ReplayFile) -> anyhow::Result<ReplayFile> {
         header_line: file.header_line,
         turn_lines: file.turn_lines.clone(),
         end_line: file.end_line,
+        cut: file.cut,
     })
 }
 
