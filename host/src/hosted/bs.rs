@@ -520,6 +520,11 @@ impl super::Encoding for Encoding {
         })
     }
 
+    /// BS tells every seat the events of each play and call.
+    fn notifies(&self) -> bool {
+        true
+    }
+
     fn notify(
         &self,
         game: &mut dyn Any,

@@ -4,10 +4,10 @@
 
 use serde_json::{Value, json};
 
-use super::{Decided, Failed, Listeners};
-use crate::games::contract::{SeatIndex, Turn};
+use super::{Decided, Failed};
+use crate::games::contract::Turn;
 use crate::games::dice::DiceMatch;
-use crate::runtime::{Fault, Instance};
+use crate::runtime::Instance;
 use botbox_sdk::dice as wire;
 
 /// The dice game's typed encoding.
@@ -36,18 +36,5 @@ impl super::Encoding for Encoding {
             },
             event: event.unwrap_or_default(),
         })
-    }
-
-    /// Dice tells nothing between moves.
-    fn notifies(&self) -> bool {
-        false
-    }
-
-    fn notify(
-        &self,
-        _game: &mut dyn std::any::Any,
-        _seats: &mut dyn Listeners,
-    ) -> Result<(), (SeatIndex, Fault)> {
-        Ok(())
     }
 }

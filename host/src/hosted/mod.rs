@@ -59,17 +59,21 @@ pub trait Encoding: Sync {
     }
 
     /// Whether the game tells seats anything between their decisions (BS's events); the driver
-    /// asks [`Encoding::notify`] after every move only if so.
+    /// asks [`Encoding::notify`] after every move only if so. Most games tell nothing (the default).
     fn notifies(&self) -> bool {
-        true
+        false
     }
 
-    /// Tells the seats that listen the notices the last move made, and clears them.
+    /// Tells the seats that listen the notices the last move made, and clears them; nothing by
+    /// default, for a game that does not notify.
     fn notify(
         &self,
         game: &mut dyn Any,
         seats: &mut dyn Listeners,
-    ) -> Result<(), (SeatIndex, Fault)>;
+    ) -> Result<(), (SeatIndex, Fault)> {
+        let _ = (game, seats);
+        Ok(())
+    }
 }
 
 /// The seats' strategies as a notice reaches them.

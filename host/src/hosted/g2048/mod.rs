@@ -7,11 +7,11 @@ pub mod wasm;
 
 use serde_json::Value;
 
-use super::{Decided, Failed, Listeners};
-use crate::games::contract::{SeatIndex, Turn};
+use super::{Decided, Failed};
+use crate::games::contract::Turn;
 use crate::games::g2048::{Direction, G2048Match, Observation};
 use crate::runtime::payload::LuaCall;
-use crate::runtime::{Answer, Extension, Fault, Instance, Payload, payload};
+use crate::runtime::{Answer, Extension, Instance, Payload, payload};
 
 /// What 2048 adds to every runtime.
 #[derive(Debug)]
@@ -98,18 +98,5 @@ impl super::Encoding for Encoding {
             },
             event: event.unwrap_or_default(),
         })
-    }
-
-    /// 2048 tells nothing between moves.
-    fn notifies(&self) -> bool {
-        false
-    }
-
-    fn notify(
-        &self,
-        _game: &mut dyn std::any::Any,
-        _seats: &mut dyn Listeners,
-    ) -> Result<(), (SeatIndex, Fault)> {
-        Ok(())
     }
 }

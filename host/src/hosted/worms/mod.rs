@@ -75,17 +75,4 @@ impl super::Encoding for Encoding {
             event: event.unwrap_or_default(),
         })
     }
-
-    /// Wormworld tells nothing between moves: a program hears the turns with its next `go`.
-    fn notifies(&self) -> bool {
-        false
-    }
-
-    fn notify(
-        &self,
-        _game: &mut dyn std::any::Any,
-        _seats: &mut dyn Listeners,
-    ) -> Result<(), (SeatIndex, Fault)> {
-        Ok(())
-    }
 }
