@@ -15,8 +15,8 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
+use botbox::games::worms::encoding::text::TextBot;
 use botbox::games::worms::{Game, Map};
-use botbox::hosted::worms::text::TextBot;
 use botbox::runtime::{Instance, Limits, Setup, Strategy};
 use divan::Bencher;
 use divan::counter::ItemsCount;

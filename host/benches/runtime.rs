@@ -36,7 +36,7 @@ fn setup() -> Setup {
 }
 
 fn instance(path: &Path, limits: &Limits) -> Instance {
-    Loaded::load(path, limits, &botbox::hosted::EXTENSIONS)
+    Loaded::load(path, limits, botbox::hosted::extensions())
         .expect("loading")
         .instantiate(&setup())
         .expect("instantiating")

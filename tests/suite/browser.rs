@@ -348,7 +348,7 @@ fn the_viewer_steps_scrubs_and_shows_every_game_as_the_engine_played_it() {
         // Dice is drawn a roll at a time, the rolls without a choice included.
         let moves = match game.as_str() {
             "dice" => {
-                let rolls = botbox::view::replay::dice::from_contract(&replay).unwrap();
+                let rolls = botbox::games::dice::view::from_contract(&replay).unwrap();
                 assert!(rolls.turns.len() > replay.turns.len());
                 rolls.turns
             }

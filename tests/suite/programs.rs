@@ -11,8 +11,8 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use botbox::games::worms::encoding::text::TextBot;
 use botbox::games::worms::{Game, IllegalMove, Map, Outcome, Seat, Verdict};
-use botbox::hosted::worms::text::TextBot;
 use botbox::runtime::program::{self, CONTAINMENT_VAR, Containment};
 use botbox::runtime::{Fault, FaultKind, Limits, LoadError, Params, Setup, Strategy};
 use serde_json::{Value, json};

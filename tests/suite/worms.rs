@@ -156,7 +156,7 @@ fn replays_record_the_map_and_every_turn_and_print_turn_by_turn() {
     assert_eq!(end["result"]["ending"]["turns"], json["games"][1]["turns"]);
     // A line per move; every turn, passes included, when read as Wormworld.
     let replay = botbox::replay::read(&file).unwrap();
-    let turns = botbox::view::replay::worms::from_contract(&replay)
+    let turns = botbox::games::worms::view::from_contract(&replay)
         .unwrap()
         .turns;
     assert_eq!(lines.len(), 2 + replay.turns.len());

@@ -38,7 +38,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         // Checked as `botbox replay` checks it, then animated turn by turn (passes included).
         render(&file, Some(0))?;
         let file = match file.header.params.get("variant") {
-            Some(_) => crate::view::replay::worms::from_contract(&file)?,
+            Some(_) => crate::games::worms::view::from_contract(&file)?,
             None => file,
         };
         super::worms_view::animate_replay(&file)?;

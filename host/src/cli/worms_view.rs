@@ -25,7 +25,7 @@ use crate::tournament::summary;
 
 use super::run::RunArgs;
 use super::worms::NamedMap;
-use crate::view::replay::worms::{
+use crate::games::worms::view::{
     Cell, Replayed, Turn, arrow, board_text, cells, describe, end_text, last_head, replay_names,
     replayed,
 };

@@ -3,17 +3,90 @@
 
 use super::contract::{Rules, Variant};
 use super::{bs, connect4, dice, g2048, tron, worms};
+use crate::hosted::Encoding;
+use crate::runtime::Extension;
+use crate::view::games::GameView;
 
-/// Every registered game, in the order `botbox games` lists them.
+/// A game and what it brings besides its rules, each part kept in the game's folder: the registry is
+/// the one place that names them all (`games/<game>/encoding.rs` is the game's glue to the
+/// runtimes, `games/<game>/view.rs` how it looks).
+pub struct Game {
+    /// Its rules through the contract, which every command plays.
+    pub rules: &'static dyn Rules,
+    /// Its typed encoding, for speed (else its seats cross as its contract's JSON).
+    pub encoding: Option<&'static dyn Encoding>,
+    /// What it adds to every strategy's environment (2048's Lua module and WASM imports).
+    pub extension: Option<&'static dyn Extension>,
+    /// How its replays are told and drawn (`games/<game>/view.rs`; else from its contract's moves).
+    pub view: Option<&'static dyn GameView>,
+}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("rules", &self.rules.name())
+            .field("encoding", &self.encoding.is_some())
+            .field("extension", &self.extension.is_some())
+            .field("view", &self.view.is_some())
+            .finish()
+    }
+}
+
+impl Game {
+    /// A game played through its contract's JSON alone.
+    pub const fn rules(rules: &'static dyn Rules) -> Game {
+        Game {
+            rules,
+            encoding: None,
+            extension: None,
+            view: None,
+        }
+    }
+}
+
+/// Every registered game, in the order `botbox games` lists them: adding a game is a line here.
+static GAMES: [Game; 6] = [
+    Game {
+        encoding: Some(&g2048::encoding::Encoding),
+        extension: Some(&g2048::encoding::G2048),
+        view: Some(&g2048::view::View),
+        ..Game::rules(&g2048::RULES)
+    },
+    Game {
+        encoding: Some(&dice::encoding::Encoding),
+        view: Some(&dice::view::View),
+        ..Game::rules(&dice::RULES)
+    },
+    Game {
+        encoding: Some(&bs::encoding::Encoding),
+        view: Some(&bs::view::View),
+        ..Game::rules(&bs::RULES)
+    },
+    Game {
+        encoding: Some(&worms::encoding::Encoding),
+        view: Some(&worms::view::View),
+        ..Game::rules(&worms::RULES)
+    },
+    Game {
+        view: Some(&connect4::view::View),
+        ..Game::rules(&connect4::RULES)
+    },
+    Game::rules(&tron::RULES),
+];
+
+/// Every registered game with what it brings.
+pub fn games() -> &'static [Game] {
+    &GAMES
+}
+
+/// The registered game called `name`, with what it brings.
+pub fn game(name: &str) -> Option<&'static Game> {
+    GAMES.iter().find(|g| g.rules.name() == name)
+}
+
+/// Every registered game's rules, in the order `botbox games` lists them.
 pub fn all() -> [&'static dyn Rules; 6] {
-    [
-        &g2048::RULES,
-        &dice::RULES,
-        &bs::RULES,
-        &worms::RULES,
-        &connect4::RULES,
-        &tron::RULES,
-    ]
+    std::array::from_fn(|i| GAMES[i].rules)
 }
 
 /// The names of every registered game, for messages.

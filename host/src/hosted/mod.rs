@@ -1,18 +1,15 @@
-//! Each game's glue to the runtimes, beside the game and outside `runtime/`, which knows no game:
-//! how the game's observations and answers cross ([`crate::runtime::Payload`], [`Answer`]: the JSON
-//! shape, or a faster path that builds the same Lua table), and what a game adds to every strategy's
-//! environment ([`Extension`]: 2048's Lua module and WASM imports), and the game's typed encoding
-//! ([`Encoding`]: its seats asked and answered with the game's own types through the contract,
-//! rather than its JSON). Adding a game adds a line here if it has a fast path or a host module,
-//! and nothing if its wire types cross as JSON.
-
-pub mod bs;
-pub mod dice;
-pub mod g2048;
-pub mod worms;
+//! What the games' glue to the runtimes shares, outside `runtime/`, which knows no game. A game's own
+//! glue lives in its folder (`games/<game>/encoding.rs`, named by its registry entry): how its
+//! observations and answers cross ([`crate::runtime::Payload`], [`Answer`]: the JSON shape, or a
+//! faster path that builds the same Lua table), what it adds to every strategy's environment
+//! ([`Extension`]: 2048's Lua module and WASM imports), and its typed encoding ([`Encoding`]: its
+//! seats asked and answered with the game's own types through the contract, rather than its JSON).
+//! Here: the [`Encoding`] trait, the list of extensions handed to the runtimes ([`extensions`],
+//! with [`load`]), and the wire types that cross as the SDK says.
 
 use std::any::Any;
 use std::path::Path;
+use std::sync::LazyLock;
 
 use serde_json::Value;
 
@@ -21,17 +18,9 @@ use crate::runtime::{
     Answer, Extension, Fault, Instance, Limits, LoadError, Payload, Strategy, Transcoder, payload,
 };
 
-/// Every game's typed encoding, by game name ([`encoding`]).
-static ENCODINGS: [(&str, &dyn Encoding); 4] = [
-    ("bs", &bs::Encoding),
-    ("2048", &g2048::Encoding),
-    ("dice", &dice::Encoding),
-    ("worms", &worms::Encoding),
-];
-
-/// The typed encoding of the game named `game`, if it has one.
+/// The typed encoding of the game named `game`, if it has one (its registry entry says).
 pub fn encoding(game: &str) -> Option<&'static dyn Encoding> {
-    ENCODINGS.iter().find(|(g, _)| *g == game).map(|(_, e)| *e)
+    crate::games::registry::game(game).and_then(|g| g.encoding)
 }
 
 /// A game's typed path through the contract, for speed: the one driver (`play::generic`) asks a
@@ -102,18 +91,27 @@ pub enum Failed {
     Refused(Refusal),
 }
 
-/// Every game's additions to the runtimes, handed to them with each strategy loaded
-/// ([`crate::runtime::Extensions`]).
-pub static EXTENSIONS: [&dyn Extension; 2] = [&g2048::G2048, &Wires];
+/// Every game's additions to the runtimes (each registered game's [`Extension`], and [`Wires`]),
+/// handed to them with each strategy loaded ([`crate::runtime::Extensions`]).
+pub fn extensions() -> crate::runtime::Extensions {
+    static EXTENSIONS: LazyLock<Vec<&'static dyn Extension>> = LazyLock::new(|| {
+        let games = crate::games::registry::games().iter();
+        games
+            .filter_map(|g| g.extension)
+            .chain([&Wires as &dyn Extension])
+            .collect()
+    });
+    &EXTENSIONS
+}
 
 /// Loads a strategy with every game's extensions ([`Strategy::load`]): how botbox loads one.
 pub fn load(path: &Path, limits: &Limits) -> Result<Strategy, LoadError> {
-    Strategy::load(path, limits, &EXTENSIONS)
+    Strategy::load(path, limits, extensions())
 }
 
 /// [`load`], naming the file `display` in its messages ([`Strategy::load_as`]).
 pub fn load_as(path: &Path, display: &str, limits: &Limits) -> Result<Strategy, LoadError> {
-    Strategy::load_as(path, display, limits, &EXTENSIONS)
+    Strategy::load_as(path, display, limits, extensions())
 }
 
 /// The typed wire pair of each decision of the games that have one, for modules that chose postcard

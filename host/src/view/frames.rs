@@ -51,7 +51,7 @@ pub struct Frame {
 impl Frame {
     /// The position after move `n` (0: the start) by `seat`, described by `text`, with nothing
     /// hidden and no log lines yet ([`attach_logs`] adds those).
-    fn new(n: usize, seat: Option<usize>, text: impl Into<String>, board: Board) -> Frame {
+    pub fn new(n: usize, seat: Option<usize>, text: impl Into<String>, board: Board) -> Frame {
         Frame {
             n,
             seat,
@@ -63,7 +63,7 @@ impl Frame {
     }
 
     /// The same frame with what only an omniscient viewer may see.
-    fn hiding(self, hidden: String) -> Frame {
+    pub fn hiding(self, hidden: String) -> Frame {
         Frame {
             hidden: Some(hidden),
             ..self
@@ -177,7 +177,8 @@ fn attach_logs(frames: &mut [Frame], turns: &[Value], logs: &[Vec<String>]) {
 }
 
 /// The players' names in seat order.
-fn player_names(file: &ReplayFile) -> Vec<String> {
+/// The players' names in seat order.
+pub fn player_names(file: &ReplayFile) -> Vec<String> {
     file.header
         .strategies
         .iter()
@@ -210,7 +211,8 @@ fn describe_end(result: &Value) -> String {
     }
 }
 
-fn grid_of_numbers(rows: &Value) -> Board {
+/// A grid of numbers (0 and `null` empty), as a board.
+pub fn grid_of_numbers(rows: &Value) -> Board {
     let rows = rows
         .as_array()
         .map(|rows| {
@@ -236,292 +238,6 @@ fn grid_of_numbers(rows: &Value) -> Board {
         })
         .unwrap_or_default();
     Board::Grid { rows }
-}
-
-pub(super) fn g2048_frames(file: &ReplayFile) -> Vec<Frame> {
-    let mut frames = vec![Frame::new(
-        0,
-        None,
-        "start",
-        grid_of_numbers(&file.header.start["board"]),
-    )];
-    for (i, t) in file.turns.iter().enumerate() {
-        frames.push(Frame::new(
-            i + 1,
-            Some(0),
-            format!(
-                "{} +{} (score {})",
-                t["action"].as_str().unwrap_or("?"),
-                t["gained"],
-                t["score"]
-            ),
-            grid_of_numbers(&t["after"]),
-        ));
-    }
-    frames
-}
-
-fn places(value: &Value, names: &[String]) -> Board {
-    let lines = value
-        .as_array()
-        .map(|seats| {
-            seats
-                .iter()
-                .enumerate()
-                .map(|(seat, pieces)| {
-                    let pieces: Vec<String> = pieces
-                        .as_array()
-                        .map(|p| {
-                            p.iter()
-                                .map(|piece| match piece.get("step") {
-                                    Some(step) => format!("step {step}"),
-                                    None => piece.as_str().unwrap_or("?").to_string(),
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    let name = names.get(seat).map_or("?", String::as_str);
-                    format!("seat {seat} ({name}): {}", pieces.join(", "))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    Board::Lines { lines }
-}
-
-pub(super) fn dice_frames(file: &ReplayFile) -> Vec<Frame> {
-    let names = player_names(file);
-    let mut frames = vec![Frame::new(
-        0,
-        None,
-        "start",
-        places(&file.header.start["places"], &names),
-    )];
-    for (i, t) in file.turns.iter().enumerate() {
-        let moved = match &t["move"] {
-            Value::Null => "no piece can move".to_string(),
-            m => format!("{} → {}", m["from"], m["to"]),
-        };
-        let captured = if t["captured"] == true {
-            ", captures"
-        } else {
-            ""
-        };
-        frames.push(Frame::new(
-            i + 1,
-            t["seat"].as_u64().map(|s| s as usize),
-            format!("rolls {}: {moved}{captured}", t["face"]),
-            places(&t["places"], &names),
-        ));
-    }
-    frames
-}
-
-/// A BS rank's name: `2` to `10`, `J`, `Q`, `K`, `A`.
-fn rank_name(rank: &Value) -> &'static str {
-    const RANKS: [&str; 13] = [
-        "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
-    ];
-    rank.as_u64()
-        .and_then(|r| RANKS.get(r as usize))
-        .copied()
-        .unwrap_or("?")
-}
-
-/// BS recorded through its contract: a frame per play and per call. A play shows the claim and the
-/// table with the cards on the pile; a call what the seat answered (hidden: only an omniscient
-/// viewer sees who wanted to call); the last call of a turn the whole turn, as [`bs_frames`] draws
-/// it.
-pub(super) fn bs_move_frames(file: &ReplayFile) -> Vec<Frame> {
-    let names = player_names(file);
-    let turns = super::replay::bs::from_contract(file);
-    let mut whole = bs_frames(&turns).into_iter();
-    let mut frames = vec![whole.next().expect("the deal's frame")];
-    let mut sizes = vec![13u64; crate::games::bs::PLAYERS];
-    let mut pile = 0u64;
-    let table = |sizes: &[u64], pile: u64| bs_table(&names, sizes, pile);
-    for (i, t) in file.turns.iter().enumerate() {
-        let (n, seat) = (i + 1, t["seat"].as_u64().map(|s| s as usize));
-        let event = &t["event"];
-        if let Some(turn) = event.get("turn") {
-            let Some(mut frame) = whole.next() else { break };
-            frame.n = n;
-            frame.seat = seat;
-            sizes = turn["hand_sizes"]
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_u64).collect())
-                .unwrap_or_default();
-            pile = turn["pile"].as_u64().unwrap_or(0);
-            frames.push(frame);
-        } else if let Some(cards) = event["play"].as_array() {
-            let played: Vec<String> = cards
-                .iter()
-                .filter_map(Value::as_u64)
-                .map(|c| super::replay::bs::card(c as u32))
-                .collect();
-            if let Some(s) = seat.and_then(|s| sizes.get_mut(s)) {
-                *s = s.saturating_sub(played.len() as u64);
-            }
-            pile += played.len() as u64;
-            let rank = rank_name(&event["rank"]);
-            frames.push(
-                Frame::new(
-                    n,
-                    seat,
-                    format!("claims {} × {rank}", played.len()),
-                    table(&sizes, pile),
-                )
-                .hiding(format!("played {}", played.join(" "))),
-            );
-        } else {
-            frames.push(
-                Frame::new(n, seat, "answers whether to call", table(&sizes, pile)).hiding(
-                    format!(
-                        "wants to call: {}",
-                        if event["call"] == true { "yes" } else { "no" }
-                    ),
-                ),
-            );
-        }
-    }
-    frames
-}
-
-/// A BS table: each seat's hand size, then the pile's.
-fn bs_table(names: &[String], sizes: &[u64], pile: u64) -> Board {
-    let mut lines: Vec<String> = sizes
-        .iter()
-        .enumerate()
-        .map(|(s, n)| format!("seat {s} ({}): {n} cards", names[s]))
-        .collect();
-    lines.push(format!("pile: {pile} cards"));
-    Board::Lines { lines }
-}
-
-pub(super) fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
-    let names = player_names(file);
-    let table = |sizes: &[u64], pile: u64| bs_table(&names, sizes, pile);
-    let mut frames = vec![Frame::new(0, None, "the deal", table(&[13, 13, 13, 13], 0))];
-    for (i, t) in file.turns.iter().enumerate() {
-        let sizes: Vec<u64> = t["hand_sizes"]
-            .as_array()
-            .map(|a| a.iter().filter_map(Value::as_u64).collect())
-            .unwrap_or_default();
-        let cards: Vec<String> = t["cards"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_u64)
-                    .map(|c| super::replay::bs::card(c as u32))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let rank = rank_name(&t["rank"]);
-        let call = match t["caller"].as_u64() {
-            Some(c) => format!(
-                "; seat {c} calls: {} takes {} cards",
-                t["taker"], t["taken"]
-            ),
-            None => String::new(),
-        };
-        frames.push(
-            Frame::new(
-                i + 1,
-                t["seat"].as_u64().map(|s| s as usize),
-                format!("claims {} × {rank}{call}", cards.len()),
-                table(&sizes, t["pile"].as_u64().unwrap_or(0)),
-            )
-            .hiding(format!(
-                "played {}{}; wanted to call: {}",
-                cards.join(" "),
-                if t["lie"] == true { " (a lie)" } else { "" },
-                t["callers"]
-            )),
-        );
-    }
-    frames
-}
-
-pub(super) fn worms_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
-    let replayed = super::replay::worms::replayed(file)?;
-    let board = |g: &crate::games::worms::Game| Board::Grid {
-        rows: g
-            .observation(0)
-            .board
-            .iter()
-            .map(|row| {
-                row.chars()
-                    .map(|c| {
-                        if c == '.' {
-                            String::new()
-                        } else {
-                            c.to_string()
-                        }
-                    })
-                    .collect()
-            })
-            .collect(),
-    };
-    let mut frames = Vec::with_capacity(replayed.games.len());
-    for (i, game) in replayed.games.iter().enumerate() {
-        let (seat, text) = match file.turns.get(i.wrapping_sub(1)).filter(|_| i > 0) {
-            Some(t) => {
-                let text = match &t["move"] {
-                    Value::Null => "passes".to_string(),
-                    m => format!(
-                        "worm {} {}{}",
-                        m["worm"],
-                        m["turn"].as_str().unwrap_or("?"),
-                        if t["fell"] == true { ", falls in" } else { "" }
-                    ),
-                };
-                (t["seat"].as_u64().map(|s| s as usize), text)
-            }
-            None => (None, "start".to_string()),
-        };
-        frames.push(Frame::new(i, seat, text, board(game)));
-    }
-    Ok(frames)
-}
-
-/// Connect Four: the grid at the start and after every move, seat 0's discs `X` and seat 1's `O`,
-/// the winning four marked `[X]`.
-pub(super) fn connect4_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
-    use super::replay::connect4::{disc, grids};
-    let board = |grid: &super::replay::connect4::Grid| Board::Grid {
-        rows: grid
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(r, row)| {
-                row.iter()
-                    .enumerate()
-                    .map(|(c, &mark)| match (mark, grid.winning(r, c)) {
-                        (0, _) => String::new(),
-                        (m, true) => format!("[{}]", disc(m)),
-                        (m, false) => disc(m).to_string(),
-                    })
-                    .collect()
-            })
-            .collect(),
-    };
-    let grids = grids(file)?;
-    let mut frames = vec![Frame::new(0, None, "start", board(&grids[0]))];
-    for (i, (t, grid)) in file.turns.iter().zip(&grids[1..]).enumerate() {
-        let seat = t["seat"].as_u64().map(|s| s as usize);
-        let opening = if t["opening"] == true {
-            " (opening)"
-        } else {
-            ""
-        };
-        let text = format!(
-            "{} drops in column {}{opening}",
-            disc(seat.map_or(0, |s| s as u64 + 1)),
-            t["action"]
-        );
-        frames.push(Frame::new(i + 1, seat, text, board(grid)));
-    }
-    Ok(frames)
 }
 
 fn contract_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {

@@ -7,12 +7,7 @@
 //! produced. Text the engine cannot check (strategy names, hashes, limits, fault messages, logs) is
 //! shown as recorded.
 
-pub mod bs;
-pub mod connect4;
-pub(super) mod contract;
-pub mod dice;
-pub mod g2048;
-pub mod worms;
+pub(crate) mod contract;
 
 use std::fmt::Write as _;
 
@@ -49,7 +44,7 @@ pub fn render(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> 
 }
 
 /// A JSON value on one line, cut to a readable length.
-pub(super) fn short(value: &Value) -> String {
+pub(crate) fn short(value: &Value) -> String {
     let text = value.to_string();
     match text.char_indices().nth(120) {
         Some((at, _)) => format!("{}...", &text[..at]),
@@ -59,7 +54,7 @@ pub(super) fn short(value: &Value) -> String {
 
 /// Where the recorded `recorded` and the engine's `replayed` differ, naming the first field that
 /// does (`None` when they are the same).
-pub(super) fn difference<T: Serialize>(recorded: &T, replayed: &T) -> Option<String> {
+pub(crate) fn difference<T: Serialize>(recorded: &T, replayed: &T) -> Option<String> {
     let recorded = serde_json::to_value(recorded).unwrap_or(Value::Null);
     let replayed = serde_json::to_value(replayed).unwrap_or(Value::Null);
     if recorded == replayed {
@@ -85,7 +80,7 @@ pub(super) fn difference<T: Serialize>(recorded: &T, replayed: &T) -> Option<Str
 }
 
 /// Reads `value` (a part of line `line`) as a `T`, or says what is wrong with it.
-pub(super) fn parse<T: DeserializeOwned>(
+pub(crate) fn parse<T: DeserializeOwned>(
     file: &ReplayFile,
     line: usize,
     what: &str,
@@ -95,7 +90,7 @@ pub(super) fn parse<T: DeserializeOwned>(
 }
 
 /// Refuses an end line whose result (winner, reason, turns) is not what re-playing the game gave.
-pub(super) fn same_result<T: PartialEq + std::fmt::Debug>(
+pub(crate) fn same_result<T: PartialEq + std::fmt::Debug>(
     file: &ReplayFile,
     line: usize,
     said: &T,
@@ -116,7 +111,7 @@ pub(super) fn same_result<T: PartialEq + std::fmt::Debug>(
 }
 /// Checks that the header names `expected` strategies (the game's seats).
 /// The error for an end line that claims a game over (without a fault) the engine has not ended.
-pub(super) fn not_over(file: &ReplayFile, line: usize, turns: u32) -> anyhow::Error {
+pub(crate) fn not_over(file: &ReplayFile, line: usize, turns: u32) -> anyhow::Error {
     file.bad(
         line,
         format!("the game ends without a fault after turn {turns}, which does not end it"),
@@ -124,7 +119,7 @@ pub(super) fn not_over(file: &ReplayFile, line: usize, turns: u32) -> anyhow::Er
     .into()
 }
 
-pub(super) fn check_seats(file: &ReplayFile, expected: usize) -> anyhow::Result<()> {
+pub(crate) fn check_seats(file: &ReplayFile, expected: usize) -> anyhow::Result<()> {
     let n = file.header.strategies.len();
     if n != expected {
         return Err(file
@@ -138,7 +133,7 @@ pub(super) fn check_seats(file: &ReplayFile, expected: usize) -> anyhow::Result<
 }
 
 /// Each seat's log from a replay's end line (its first 40 lines), under the seat's name.
-pub(super) fn print_logs(
+pub(crate) fn print_logs(
     out: &mut String,
     names: &[&str],
     logs: &[Vec<String>],

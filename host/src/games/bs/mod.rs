@@ -42,8 +42,10 @@
 
 mod cards;
 mod contract;
+pub mod encoding;
 mod game;
 pub mod policy;
+pub mod view;
 
 #[cfg(test)]
 mod conformance;

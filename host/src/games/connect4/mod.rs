@@ -31,6 +31,7 @@
 mod board;
 mod contract;
 mod game;
+pub mod view;
 
 #[cfg(test)]
 mod tests;

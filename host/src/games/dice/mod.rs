@@ -46,11 +46,13 @@
 //! roll at a time for replays and strategies; [`mod@file`] reads dice files.
 
 mod contract;
+pub mod encoding;
 pub use contract::bundled;
 mod die;
 pub mod file;
 mod game;
 mod position;
+pub mod view;
 
 #[cfg(test)]
 mod conformance;

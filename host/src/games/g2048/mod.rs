@@ -30,10 +30,12 @@
 
 mod board;
 mod contract;
+pub mod encoding;
 pub mod evil;
 mod game;
 mod grid;
 pub mod session;
+pub mod view;
 
 #[cfg(test)]
 mod conformance;

@@ -46,10 +46,12 @@
 
 mod board;
 mod contract;
+pub mod encoding;
 mod game;
 mod map;
 mod parse;
 mod symmetry;
+pub mod view;
 
 #[cfg(test)]
 mod conformance;

@@ -15,7 +15,7 @@ use super::{print_logs, short};
 /// fault the game took as the seat's move in a round of simultaneous moves. Returns the event;
 /// the error says why the turn does not follow. The reader and the viewer's frames both re-play
 /// with it.
-pub(in crate::view) fn apply_turn(
+pub(crate) fn apply_turn(
     game: &mut dyn crate::games::contract::Match,
     seat: u32,
     turn: &Value,
@@ -35,7 +35,7 @@ pub(in crate::view) fn apply_turn(
 /// Any registered game's replay, re-played through the game contract: each recorded action is applied
 /// to a new game with the recorded seed and variant, and the first one that does not follow (not that
 /// seat's turn, refused, or a different event than recorded) is refused with its line.
-pub(super) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
+pub(crate) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
     let mut text = String::new();
     let out = &mut text;
     use crate::games::contract::Variant;

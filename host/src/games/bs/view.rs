@@ -1,6 +1,7 @@
-//! `botbox replay` for BS: a recorded game turn by turn, with everything the host saw: the deal, each
-//! play (the cards, face up here), who wanted to call, the chosen caller, the reveal, who took the
-//! pile and the reward card, the hand sizes after each turn, and the end.
+//! How BS looks (its [`View`], named by the registry). `botbox replay` tells a recorded game turn by
+//! turn, with everything the host saw: the deal, each play (the cards, face up here), who wanted to
+//! call, the chosen caller, the reveal, who took the pile and the reward card, the hand sizes after
+//! each turn, and the end.
 //!
 //! Cards are written as their rank then a suit letter, `7h` for card 30 (rank 30 / 4 = 7, suit
 //! 30 % 4 = 2 of `cdhs`), so a lie shows at a glance.
@@ -13,7 +14,10 @@ use crate::runtime::Fault;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{check_seats, difference, parse, same_result};
+use crate::view::frames::{self, Board, Frame};
+use crate::view::games::GameView;
+use crate::view::replay::{check_seats, difference, parse, same_result};
+use serde_json::Value;
 
 /// One turn of a BS replay: everything that happened, hidden cards included.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -322,6 +326,161 @@ pub fn print_replay(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<St
         }
     }
     Ok(text)
+}
+
+/// BS: told a whole turn (a play and its calls) at a time; drawn a frame per play and per call.
+#[derive(Debug)]
+pub struct View;
+
+impl GameView for View {
+    fn text(
+        &self,
+        file: &ReplayFile,
+        contract: bool,
+        last: Option<usize>,
+    ) -> anyhow::Result<String> {
+        match contract {
+            true => print_replay(&from_contract(file), last),
+            false => print_replay(file, last),
+        }
+    }
+
+    fn frames(
+        &self,
+        file: &ReplayFile,
+        contract: bool,
+    ) -> anyhow::Result<(Vec<Frame>, Vec<Value>)> {
+        let frames = match contract {
+            true => bs_move_frames(file),
+            false => bs_frames(file),
+        };
+        Ok((frames, file.turns.clone()))
+    }
+}
+
+/// A BS rank's name: `2` to `10`, `J`, `Q`, `K`, `A`.
+fn rank_name(rank: &Value) -> &'static str {
+    const RANKS: [&str; 13] = [
+        "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A",
+    ];
+    rank.as_u64()
+        .and_then(|r| RANKS.get(r as usize))
+        .copied()
+        .unwrap_or("?")
+}
+
+/// BS recorded through its contract: a frame per play and per call. A play shows the claim and the
+/// table with the cards on the pile; a call what the seat answered (hidden: only an omniscient
+/// viewer sees who wanted to call); the last call of a turn the whole turn, as [`bs_frames`] draws
+/// it.
+pub(crate) fn bs_move_frames(file: &ReplayFile) -> Vec<Frame> {
+    let names = frames::player_names(file);
+    let turns = from_contract(file);
+    let mut whole = bs_frames(&turns).into_iter();
+    let mut frames = vec![whole.next().expect("the deal's frame")];
+    let mut sizes = vec![13u64; crate::games::bs::PLAYERS];
+    let mut pile = 0u64;
+    let table = |sizes: &[u64], pile: u64| bs_table(&names, sizes, pile);
+    for (i, t) in file.turns.iter().enumerate() {
+        let (n, seat) = (i + 1, t["seat"].as_u64().map(|s| s as usize));
+        let event = &t["event"];
+        if let Some(turn) = event.get("turn") {
+            let Some(mut frame) = whole.next() else { break };
+            frame.n = n;
+            frame.seat = seat;
+            sizes = turn["hand_sizes"]
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_u64).collect())
+                .unwrap_or_default();
+            pile = turn["pile"].as_u64().unwrap_or(0);
+            frames.push(frame);
+        } else if let Some(cards) = event["play"].as_array() {
+            let played: Vec<String> = cards
+                .iter()
+                .filter_map(Value::as_u64)
+                .map(|c| card(c as u32))
+                .collect();
+            if let Some(s) = seat.and_then(|s| sizes.get_mut(s)) {
+                *s = s.saturating_sub(played.len() as u64);
+            }
+            pile += played.len() as u64;
+            let rank = rank_name(&event["rank"]);
+            frames.push(
+                Frame::new(
+                    n,
+                    seat,
+                    format!("claims {} × {rank}", played.len()),
+                    table(&sizes, pile),
+                )
+                .hiding(format!("played {}", played.join(" "))),
+            );
+        } else {
+            frames.push(
+                Frame::new(n, seat, "answers whether to call", table(&sizes, pile)).hiding(
+                    format!(
+                        "wants to call: {}",
+                        if event["call"] == true { "yes" } else { "no" }
+                    ),
+                ),
+            );
+        }
+    }
+    frames
+}
+
+/// A BS table: each seat's hand size, then the pile's.
+fn bs_table(names: &[String], sizes: &[u64], pile: u64) -> Board {
+    let mut lines: Vec<String> = sizes
+        .iter()
+        .enumerate()
+        .map(|(s, n)| format!("seat {s} ({}): {n} cards", names[s]))
+        .collect();
+    lines.push(format!("pile: {pile} cards"));
+    Board::Lines { lines }
+}
+
+pub(crate) fn bs_frames(file: &ReplayFile) -> Vec<Frame> {
+    let names = frames::player_names(file);
+    let table = |sizes: &[u64], pile: u64| bs_table(&names, sizes, pile);
+    let mut frames = vec![Frame::new(0, None, "the deal", table(&[13, 13, 13, 13], 0))];
+    for (i, t) in file.turns.iter().enumerate() {
+        let sizes: Vec<u64> = t["hand_sizes"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_u64).collect())
+            .unwrap_or_default();
+        let cards: Vec<String> = t["cards"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_u64)
+                    .map(|c| card(c as u32))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let rank = rank_name(&t["rank"]);
+        let call = match t["caller"].as_u64() {
+            Some(c) => format!(
+                "; seat {c} calls: {} takes {} cards",
+                t["taker"], t["taken"]
+            ),
+            None => String::new(),
+        };
+        frames.push(
+            Frame::new(
+                i + 1,
+                t["seat"].as_u64().map(|s| s as usize),
+                format!("claims {} × {rank}{call}", cards.len()),
+                table(&sizes, t["pile"].as_u64().unwrap_or(0)),
+            )
+            .hiding(format!(
+                "played {}{}; wanted to call: {}",
+                cards.join(" "),
+                if t["lie"] == true { " (a lie)" } else { "" },
+                t["callers"]
+            )),
+        );
+    }
+    frames
 }
 
 #[cfg(test)]

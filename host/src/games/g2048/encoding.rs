@@ -7,9 +7,9 @@ pub mod wasm;
 
 use serde_json::Value;
 
-use super::{Decided, Failed};
 use crate::games::contract::Turn;
 use crate::games::g2048::{Direction, G2048Match, Observation};
+use crate::hosted::{Decided, Failed};
 use crate::runtime::payload::LuaCall;
 use crate::runtime::{Answer, Extension, Instance, Payload, payload};
 
@@ -76,7 +76,7 @@ impl Answer for Direction {
 #[derive(Debug)]
 pub struct Encoding;
 
-impl super::Encoding for Encoding {
+impl crate::hosted::Encoding for Encoding {
     fn decide(
         &self,
         game: &mut dyn std::any::Any,

@@ -18,9 +18,9 @@ use std::any::Any;
 
 use serde_json::json;
 
-use super::{Decided, Failed, Listeners};
 use crate::games::bs::{BsMatch, PLAYERS};
 use crate::games::contract::{SeatIndex, Turn};
+use crate::hosted::{Decided, Failed, Listeners};
 use crate::runtime::lua as lua_rt;
 use crate::runtime::payload::{self, Ignored, LuaCall};
 use crate::runtime::{Answer, Fault, Instance, Payload};
@@ -491,7 +491,7 @@ impl Answer for bool {
 #[derive(Debug)]
 pub struct Encoding;
 
-impl super::Encoding for Encoding {
+impl crate::hosted::Encoding for Encoding {
     fn decide(
         &self,
         game: &mut dyn Any,

@@ -1,5 +1,6 @@
-//! A Wormworld replay re-played through the engine (`botbox replay`): the reader the text view and
-//! the terminal animation (`cli/worms_view.rs`) draw from.
+//! How Wormworld looks (its [`View`], named by the registry): a replay re-played through the engine
+//! (`botbox replay`), the reader the text view, the viewer's frames and the terminal animation
+//! (`cli/worms_view.rs`) draw from.
 
 use crate::games::contract::Variant;
 use crate::games::worms::{Game, Map, Move, Seat, Verdict, WormsRules};
@@ -8,7 +9,9 @@ use crate::runtime::Fault;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{check_seats, difference, parse, same_result};
+use crate::view::frames::{Board, Frame};
+use crate::view::games::GameView;
+use crate::view::replay::{check_seats, difference, parse, same_result};
 
 /// One turn of a Wormworld replay as this reader reads it: a move or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -185,7 +188,9 @@ pub fn replayed(file: &ReplayFile) -> anyhow::Result<Replayed> {
             let line = file.end_line();
             let r: End = parse(file, line, "not a Wormworld result", &end.result)?;
             let expected = match (&r.faults, game.outcome()) {
-                ([None, None], None) => return Err(super::not_over(file, line, game.turn())),
+                ([None, None], None) => {
+                    return Err(crate::view::replay::not_over(file, line, game.turn()));
+                }
                 ([None, None], Some(outcome)) => {
                     let winner = match outcome.result {
                         Verdict::Win(seat) => Some(seat),
@@ -282,7 +287,7 @@ pub fn print_replay(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<St
     writeln!(out, "\n{}", end_text(end.as_deref()))?;
     if let Some(recorded) = &file.end {
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        super::print_logs(out, &names, &recorded.logs)?;
+        crate::view::replay::print_logs(out, &names, &recorded.logs)?;
     }
     Ok(text)
 }
@@ -395,4 +400,76 @@ pub fn describe(turn: Option<&Turn>, names: &[String; 2]) -> String {
             }
         }
     }
+}
+
+/// Wormworld: a turn at a time, the passes for a seat with no legal move included.
+#[derive(Debug)]
+pub struct View;
+
+impl GameView for View {
+    fn text(
+        &self,
+        file: &ReplayFile,
+        contract: bool,
+        last: Option<usize>,
+    ) -> anyhow::Result<String> {
+        match contract {
+            true => print_replay(&from_contract(file)?, last),
+            false => print_replay(file, last),
+        }
+    }
+
+    fn frames(
+        &self,
+        file: &ReplayFile,
+        contract: bool,
+    ) -> anyhow::Result<(Vec<Frame>, Vec<Value>)> {
+        let turns = match contract {
+            true => from_contract(file)?,
+            false => file.clone(),
+        };
+        Ok((worms_frames(&turns)?, turns.turns))
+    }
+}
+
+pub(crate) fn worms_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
+    let replayed = replayed(file)?;
+    let board = |g: &crate::games::worms::Game| Board::Grid {
+        rows: g
+            .observation(0)
+            .board
+            .iter()
+            .map(|row| {
+                row.chars()
+                    .map(|c| {
+                        if c == '.' {
+                            String::new()
+                        } else {
+                            c.to_string()
+                        }
+                    })
+                    .collect()
+            })
+            .collect(),
+    };
+    let mut frames = Vec::with_capacity(replayed.games.len());
+    for (i, game) in replayed.games.iter().enumerate() {
+        let (seat, text) = match file.turns.get(i.wrapping_sub(1)).filter(|_| i > 0) {
+            Some(t) => {
+                let text = match &t["move"] {
+                    Value::Null => "passes".to_string(),
+                    m => format!(
+                        "worm {} {}{}",
+                        m["worm"],
+                        m["turn"].as_str().unwrap_or("?"),
+                        if t["fell"] == true { ", falls in" } else { "" }
+                    ),
+                };
+                (t["seat"].as_u64().map(|s| s as usize), text)
+            }
+            None => (None, "start".to_string()),
+        };
+        frames.push(Frame::new(i, seat, text, board(game)));
+    }
+    Ok(frames)
 }

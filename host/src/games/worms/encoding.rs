@@ -6,9 +6,9 @@ pub mod text;
 
 use serde_json::Value;
 
-use super::{Decided, Failed, Listeners};
 use crate::games::contract::{SeatIndex, Turn};
 use crate::games::worms::{Move, WormsMatch};
+use crate::hosted::{Decided, Failed, Listeners};
 use crate::runtime::{Fault, Instance};
 
 /// Wormworld's typed encoding.
@@ -21,7 +21,7 @@ fn worms(game: &mut dyn std::any::Any) -> &mut WormsMatch {
         .expect("Wormworld's encoding is handed Wormworld's match")
 }
 
-impl super::Encoding for Encoding {
+impl crate::hosted::Encoding for Encoding {
     /// Sends each program its start position (the map before any pass); a program that cannot
     /// take it faults.
     fn begin(

@@ -1,4 +1,5 @@
-//! The dice replay reader (strict and free rules): re-rolls and re-plays each turn from the header's dice.
+//! How dice looks (its [`View`], named by the registry): the dice replay reader (strict and free
+//! rules), which re-rolls and re-plays each turn from the header's dice, its text and its frames.
 
 use std::fmt::Write as _;
 
@@ -10,7 +11,9 @@ use crate::runtime::Fault;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{check_seats, difference, parse, print_logs, same_result};
+use crate::view::frames::{self, Board, Frame};
+use crate::view::games::GameView;
+use crate::view::replay::{check_seats, difference, parse, print_logs, same_result};
 
 /// A die as a dice replay's header gives it.
 #[derive(Deserialize)]
@@ -282,7 +285,7 @@ pub fn print_dice(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<Stri
             }
             _ => {
                 let Some(outcome) = game.outcome() else {
-                    return Err(super::not_over(file, line, game.turns()));
+                    return Err(crate::view::replay::not_over(file, line, game.turns()));
                 };
                 let reason = outcome.end.reason();
                 (outcome.winner(), reason)
@@ -300,4 +303,90 @@ pub fn print_dice(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<Stri
         print_logs(out, &strategies, &end.logs)?;
     }
     Ok(text)
+}
+
+/// Dice: a roll at a time, the rolls without a choice included.
+#[derive(Debug)]
+pub struct View;
+
+impl GameView for View {
+    fn text(
+        &self,
+        file: &ReplayFile,
+        contract: bool,
+        last: Option<usize>,
+    ) -> anyhow::Result<String> {
+        match contract {
+            true => print_dice(&from_contract(file)?, last),
+            false => print_dice(file, last),
+        }
+    }
+
+    fn frames(
+        &self,
+        file: &ReplayFile,
+        contract: bool,
+    ) -> anyhow::Result<(Vec<Frame>, Vec<Value>)> {
+        let rolls = match contract {
+            true => from_contract(file)?,
+            false => file.clone(),
+        };
+        Ok((dice_frames(&rolls), rolls.turns))
+    }
+}
+
+fn places(value: &Value, names: &[String]) -> Board {
+    let lines = value
+        .as_array()
+        .map(|seats| {
+            seats
+                .iter()
+                .enumerate()
+                .map(|(seat, pieces)| {
+                    let pieces: Vec<String> = pieces
+                        .as_array()
+                        .map(|p| {
+                            p.iter()
+                                .map(|piece| match piece.get("step") {
+                                    Some(step) => format!("step {step}"),
+                                    None => piece.as_str().unwrap_or("?").to_string(),
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let name = names.get(seat).map_or("?", String::as_str);
+                    format!("seat {seat} ({name}): {}", pieces.join(", "))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Board::Lines { lines }
+}
+
+pub(crate) fn dice_frames(file: &ReplayFile) -> Vec<Frame> {
+    let names = frames::player_names(file);
+    let mut frames = vec![Frame::new(
+        0,
+        None,
+        "start",
+        places(&file.header.start["places"], &names),
+    )];
+    for (i, t) in file.turns.iter().enumerate() {
+        let moved = match &t["move"] {
+            Value::Null => "no piece can move".to_string(),
+            m => format!("{} → {}", m["from"], m["to"]),
+        };
+        let captured = if t["captured"] == true {
+            ", captures"
+        } else {
+            ""
+        };
+        frames.push(Frame::new(
+            i + 1,
+            t["seat"].as_u64().map(|s| s as usize),
+            format!("rolls {}: {moved}{captured}", t["face"]),
+            places(&t["places"], &names),
+        ));
+    }
+    frames
 }

@@ -4,9 +4,9 @@
 
 use serde_json::{Value, json};
 
-use super::{Decided, Failed};
 use crate::games::contract::Turn;
 use crate::games::dice::DiceMatch;
+use crate::hosted::{Decided, Failed};
 use crate::runtime::Instance;
 use botbox_sdk::dice as wire;
 
@@ -14,7 +14,7 @@ use botbox_sdk::dice as wire;
 #[derive(Debug)]
 pub struct Encoding;
 
-impl super::Encoding for Encoding {
+impl crate::hosted::Encoding for Encoding {
     fn decide(
         &self,
         game: &mut dyn std::any::Any,

@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn the_start_message_describes_the_tutorial_map() {
-        let map = Map::parse(include_str!("../../../../examples/worms/tutorial.txt")).unwrap();
+        let map = Map::parse(include_str!("../../../../../examples/worms/tutorial.txt")).unwrap();
         let expected = "\
 botbox-worms 1
 player 2

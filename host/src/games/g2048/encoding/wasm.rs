@@ -163,7 +163,7 @@ mod tests {
             "probe.wat",
             PROBE.as_bytes(),
             &Limits::default(),
-            &crate::hosted::EXTENSIONS,
+            crate::hosted::extensions(),
         )
         .unwrap();
         let setup = Setup::new("2048", 1, 0);

@@ -1,12 +1,14 @@
-//! Connect Four as a person sees it: the grid after every move, seat 0's discs `X` and seat 1's
-//! `O`, the winning four marked `[X]`, made by re-playing the contract's moves (the contract's
-//! reader checks them first, [`super::render`]).
+//! How Connect Four looks (its [`View`], named by the registry): the grid after every move, seat 0's
+//! discs `X` and seat 1's `O`, the winning four marked `[X]`, made by re-playing the contract's
+//! moves (the contract's reader checks them first, [`crate::view::replay::render`]).
 
 use serde_json::Value;
 
 use crate::games::connect4::RULES;
 use crate::games::contract::{Rules, Variant};
 use crate::replay::ReplayFile;
+use crate::view::frames::{Board, Frame};
+use crate::view::games::GameView;
 
 /// A disc's letter: seat 0 `X`, seat 1 `O`, an empty cell `.`.
 pub fn disc(mark: u64) -> &'static str {
@@ -92,7 +94,7 @@ pub fn grids(file: &ReplayFile) -> anyhow::Result<Vec<Grid>> {
     let mut grids = vec![Grid::of(&game.state())];
     for (i, t) in file.turns.iter().enumerate() {
         let seat = t["seat"].as_u64().unwrap_or_default() as u32;
-        super::contract::apply_turn(game.as_mut(), seat, t)
+        crate::view::replay::contract::apply_turn(game.as_mut(), seat, t)
             .map_err(|e| file.bad(file.turn_line(i), e))?;
         grids.push(Grid::of(&game.state()));
     }
@@ -102,7 +104,7 @@ pub fn grids(file: &ReplayFile) -> anyhow::Result<Vec<Grid>> {
 /// The contract's text of a Connect Four replay (its last `last` moves) with the grid after each
 /// move drawn under it: `X` for seat 0, `O` for seat 1, the winning four in brackets.
 pub fn print_connect4(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
-    let text = super::contract::print_contract(file, last)?;
+    let text = crate::view::replay::contract::print_contract(file, last)?;
     let grids = grids(file)?;
     let names: Vec<&str> = file
         .header
@@ -136,4 +138,68 @@ pub fn print_connect4(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<
         }
     }
     Ok(out)
+}
+
+/// Connect Four: the grid after every move, the winning four marked (recorded through its
+/// contract only).
+#[derive(Debug)]
+pub struct View;
+
+impl GameView for View {
+    fn text(
+        &self,
+        file: &ReplayFile,
+        _contract: bool,
+        last: Option<usize>,
+    ) -> anyhow::Result<String> {
+        print_connect4(file, last)
+    }
+
+    fn frames(
+        &self,
+        file: &ReplayFile,
+        _contract: bool,
+    ) -> anyhow::Result<(Vec<Frame>, Vec<Value>)> {
+        Ok((connect4_frames(file)?, file.turns.clone()))
+    }
+}
+
+/// Connect Four: the grid at the start and after every move, seat 0's discs `X` and seat 1's `O`,
+/// the winning four marked `[X]`.
+pub(crate) fn connect4_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
+    use {disc, grids};
+    let board = |grid: &Grid| Board::Grid {
+        rows: grid
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(r, row)| {
+                row.iter()
+                    .enumerate()
+                    .map(|(c, &mark)| match (mark, grid.winning(r, c)) {
+                        (0, _) => String::new(),
+                        (m, true) => format!("[{}]", disc(m)),
+                        (m, false) => disc(m).to_string(),
+                    })
+                    .collect()
+            })
+            .collect(),
+    };
+    let grids = grids(file)?;
+    let mut frames = vec![Frame::new(0, None, "start", board(&grids[0]))];
+    for (i, (t, grid)) in file.turns.iter().zip(&grids[1..]).enumerate() {
+        let seat = t["seat"].as_u64().map(|s| s as usize);
+        let opening = if t["opening"] == true {
+            " (opening)"
+        } else {
+            ""
+        };
+        let text = format!(
+            "{} drops in column {}{opening}",
+            disc(seat.map_or(0, |s| s as u64 + 1)),
+            t["action"]
+        );
+        frames.push(Frame::new(i + 1, seat, text, board(grid)));
+    }
+    Ok(frames)
 }

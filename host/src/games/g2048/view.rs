@@ -1,4 +1,6 @@
-//! The 2048 replay reader: re-plays each move on the engine from the header's size and seed.
+//! How 2048 looks (its [`View`], named by the registry): the replay reader, which re-plays each move
+//! on the engine from the header's size and seed, the text `botbox replay` prints and the viewer's
+//! frames.
 
 use std::fmt::Write as _;
 
@@ -9,7 +11,10 @@ use crate::games::g2048::{Direction, Game, Step};
 use crate::replay::ReplayFile;
 use crate::runtime::Fault;
 
-use super::{check_seats, difference, parse, short};
+use crate::view::frames::{Frame, grid_of_numbers};
+use crate::view::games::GameView;
+use crate::view::replay::{check_seats, difference, parse, short};
+use serde_json::Value;
 
 /// One move of a 2048 replay.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -329,4 +334,57 @@ fn print_board(out: &mut String, rows: &[Vec<u32>]) -> std::fmt::Result {
         writeln!(out, "  {}", cells.join(""))?;
     }
     Ok(())
+}
+
+/// 2048: a move per turn, with the boards before and after and the new tile.
+#[derive(Debug)]
+pub struct View;
+
+impl GameView for View {
+    fn text(
+        &self,
+        file: &ReplayFile,
+        contract: bool,
+        last: Option<usize>,
+    ) -> anyhow::Result<String> {
+        match contract {
+            true => print_2048(&from_contract(file)?, last),
+            false => print_2048(file, last),
+        }
+    }
+
+    fn frames(
+        &self,
+        file: &ReplayFile,
+        contract: bool,
+    ) -> anyhow::Result<(Vec<Frame>, Vec<Value>)> {
+        let frames = match contract {
+            true => g2048_frames(&from_contract(file)?),
+            false => g2048_frames(file),
+        };
+        Ok((frames, file.turns.clone()))
+    }
+}
+
+pub(crate) fn g2048_frames(file: &ReplayFile) -> Vec<Frame> {
+    let mut frames = vec![Frame::new(
+        0,
+        None,
+        "start",
+        grid_of_numbers(&file.header.start["board"]),
+    )];
+    for (i, t) in file.turns.iter().enumerate() {
+        frames.push(Frame::new(
+            i + 1,
+            Some(0),
+            format!(
+                "{} +{} (score {})",
+                t["action"].as_str().unwrap_or("?"),
+                t["gained"],
+                t["score"]
+            ),
+            grid_of_numbers(&t["after"]),
+        ));
+    }
+    frames
 }
