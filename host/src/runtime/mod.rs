@@ -11,7 +11,7 @@
 //!
 //! Observations and actions cross the boundary as the game's JSON shape ([`Payload`], [`Answer`]): as
 //! tables for Lua, as UTF-8 JSON bytes for WASM, as JSON Lines for programs (Wormworld programs
-//! speak a text protocol of their own, in `hosted::worms::text`).
+//! speak a text protocol of their own, in `games::worms::encoding::text`).
 
 mod extension;
 mod fault;

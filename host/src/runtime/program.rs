@@ -1,6 +1,6 @@
 //! External programs ("program bots"): any executable plays, speaking lines of text on its standard
 //! input and output, as in the 1997 contest Wormworld comes from. Wormworld programs speak the text
-//! protocol of `docs/protocols/worms.md` (built on [`Process::exchange`] by `hosted::worms::text`);
+//! protocol of `docs/protocols/worms.md` (built on [`Process::exchange`] by `games::worms::encoding::text`);
 //! every other game's programs speak JSON Lines (`docs/protocols/json-lines.md`,
 //! [`Process::call`]), with the same JSON as WASM.
 //!

@@ -8,7 +8,7 @@
 //! seat that can move is to move or the game is over. The passes count as turns, as in the engine
 //! ([`Match::turns`]), and each move's replay event lists the passes that followed it. Wormworld
 //! has no chance: the seed is ignored. The match keeps every turn played, for the 1997 text
-//! protocol that programs speak (`hosted::worms::text`), and hashes the moves five bytes a turn,
+//! protocol that programs speak (`games::worms::encoding::text`), and hashes the moves five bytes a turn,
 //! passes included ([`Match::moves_sha256`]). A map's set-up is `map NAME` and the map as text.
 
 use rand::RngExt;
