@@ -15,8 +15,8 @@ use crate::games::contract::Rules;
 use crate::games::registry;
 use crate::tournament::runner::{Entry, Format, Playable};
 
-use super::hosted::{self, Options};
 use super::run::{self, RunArgs};
+use crate::tournament::setup::{self, Options};
 
 /// A registered game with the flags of one command: `botbox match worms ...`.
 pub struct GameCommand<A> {
@@ -118,6 +118,7 @@ impl SetupArgs {
             die: self.die.clone(),
             openings: self.openings,
             seed,
+            entries_as_given: false,
         }
     }
 }
@@ -335,7 +336,7 @@ pub fn execute_match(command: GameCommand<MatchArgs>) -> anyhow::Result<ExitCode
             args.delay,
         );
     }
-    let plan = hosted::plan(&game, Format::RoundRobin, games, args.run.seed, false);
+    let plan = setup::plan(&game, Format::RoundRobin, games, args.run.seed, false);
     let flags = Default::default();
     run::run_and_report(&game, &entries, plan, &args.run, &flags, args.sprt.sprt)?;
     Ok(ExitCode::SUCCESS)
@@ -353,7 +354,7 @@ pub fn execute_tournament(command: GameCommand<TournamentArgs>) -> anyhow::Resul
         "a tournament needs at least two --players"
     );
     let games = games(&game, args.games, &args.sprt, 1000)?;
-    let plan = hosted::plan(&game, args.format, games, args.run.seed, args.repeat);
+    let plan = setup::plan(&game, args.format, games, args.run.seed, args.repeat);
     run::run_and_report(
         &game,
         &entries,
@@ -371,16 +372,16 @@ fn entries(
     players: &[PathBuf],
     options: &Options,
     run: &RunArgs,
-) -> anyhow::Result<(hosted::Game, Vec<Entry>)> {
+) -> anyhow::Result<(setup::Game, Vec<Entry>)> {
     let strategies = run::load_entries(players, &run.limits)?;
-    hosted::build(rules.name(), options, strategies)
+    setup::build(rules.name(), options, strategies)
 }
 
 /// The games to play: as given, or 20 (`table` for tables of more than two seats; with `--sprt`,
 /// the most to play, which must be even). An odd number for a two-player game is played, with a
 /// note that it favours one side (every game of every two-player game swaps sides).
 fn games(
-    game: &hosted::Game,
+    game: &setup::Game,
     given: Option<usize>,
     sprt: &run::SprtArgs,
     table: usize,

@@ -5,17 +5,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use crate::games::contract::Variant;
-use crate::tournament::runner::{Format, Plan, Report};
+use crate::tournament::runner::{Format, Plan};
 use crate::tournament::versus::Versus;
 use anyhow::Context;
 
 use super::GameName;
 use super::run::{self, RunArgs};
-
-/// The tiles whose reach the summary reports.
-pub const MILESTONES: [u64; 6] = [2048, 4096, 8192, 16384, 32768, 65536];
-/// The course's points: the sum over games of largest tile / 2048, capped at this.
-pub const POINTS_CAP: f64 = 100.0;
 
 /// Run a strategy on the fixed 100-game 2048 benchmark and print points, milestones, scores, speed and faults
 #[derive(Debug, clap::Args)]
@@ -58,7 +53,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         seats: 1,
         repeat: false,
     };
-    let rules = crate::games::registry::find("2048").map_err(anyhow::Error::msg)?;
+    let rules = &crate::games::g2048::RULES;
     let board = Variant::named(&format!("{0}x{0}", args.size));
     let game = Versus::new(rules, vec![board], 0, args.run.seed).map_err(anyhow::Error::msg)?;
     let started = Instant::now();
@@ -80,47 +75,13 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A game's largest tile, from its record's details.
-pub(super) fn max_tile(g: &crate::tournament::runner::GameRecord) -> u64 {
-    g.figures
-        .details
-        .as_ref()
-        .and_then(|d| d["max_tile"].as_u64())
-        .unwrap_or(0)
-}
-
-/// The benchmark's own figures for each entry: points (largest tile / 2048 per game, capped at
-/// 100), how often each milestone tile was reached, the largest tile.
-pub fn render_2048(r: &Report) -> String {
-    let mut header = vec!["entry".to_string(), "points".into()];
-    header.extend(MILESTONES.iter().map(|t| format!("{t}")));
-    header.push("largest".into());
-    header.push("moves/game".into());
-    let mut t = super::table(header);
-    for s in &r.summary.standings {
-        let games: Vec<_> = r.games.iter().filter(|g| g.players[0] == s.name).collect();
-        let n = games.len().max(1);
-        let points: f64 = games.iter().map(|g| max_tile(g) as f64 / 2048.0).sum();
-        let mut row = vec![
-            s.name.clone(),
-            format!("{:.2} / {POINTS_CAP}", points.min(POINTS_CAP)),
-        ];
-        for tile in MILESTONES {
-            let reached = games.iter().filter(|g| max_tile(g) >= tile).count();
-            row.push(format!("{:.0}%", 100.0 * reached as f64 / n as f64));
-        }
-        row.push(
-            games
-                .iter()
-                .map(|g| max_tile(g))
-                .max()
-                .unwrap_or(0)
-                .to_string(),
-        );
-        let moves: u64 = games.iter().map(|g| u64::from(g.turns)).sum();
-        row.push(format!("{:.1}", moves as f64 / n as f64));
-        t.add_row(row);
+/// A report's game figures table (2048: the benchmark's points and milestones), drawn as a table
+/// under its title.
+pub fn render_figures(f: &crate::tournament::setup::Figures) -> String {
+    let mut t = super::table(f.header.clone());
+    for row in &f.rows {
+        t.add_row(row.clone());
     }
-    super::right_align(&mut t, 1..MILESTONES.len() + 4);
-    format!("\n\nThe 2048 benchmark (milestones: share of games reaching the tile):\n{t}")
+    super::right_align(&mut t, 1..f.header.len());
+    format!("\n\n{}\n{t}", f.title)
 }

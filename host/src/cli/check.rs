@@ -257,7 +257,7 @@ fn smoke_game(
 /// The variant to play: a name the game knows, a file's text, or the default.
 fn variant(rules: &dyn Rules, given: Option<&str>) -> anyhow::Result<Variant> {
     match given {
-        Some(given) => super::versus::variant(given),
+        Some(given) => crate::tournament::setup::variant(given),
         None => Ok(registry::default_variant(rules)),
     }
 }

@@ -62,7 +62,8 @@ pub struct File {
     pub turns: Option<u32>,
     /// Dice: the dice file.
     pub dice: Option<PathBuf>,
-    /// Dice: the rules variant (only `free` takes strategies).
+    /// One variant, read as one of `variants` (dice: `free`, the only variant that takes
+    /// strategies, and the one played when none is named).
     pub variant: Option<String>,
     /// Dice: the dice to use, numbered from 1.
     #[serde(default)]
@@ -278,17 +279,11 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
     );
     let flags = &overrides.flags;
     let in_file = |what: &str| format!("{}: {what}", loaded.at(what, None));
-    if f.game == "dice" && f.variant.as_deref() != Some("free") {
-        anyhow::bail!(
-            "{}: variant = {:?}: a dice tournament plays variant = \"free\" (the strict rule leaves no choice; use `botbox dice`)",
-            path.display(),
-            f.variant
-        );
-    }
-    let options = super::hosted::Options {
+    let options = crate::tournament::setup::Options {
         variants: f
-            .variants
+            .variant
             .iter()
+            .chain(&f.variants)
             .map(|v| {
                 let file = loaded.resolve(Path::new(v));
                 if file.is_file() {
@@ -305,14 +300,13 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
         openings: f.openings,
         seed: f.seed,
         one_pairing: overrides.sprt.sprt.is_some() || f.sprt.is_some(),
+        entries_as_given: false,
     };
-    let (game, entries) = super::hosted::build(&f.game, &options, entries).with_context(|| {
-        in_file(match f.game.as_str() {
-            "worms" => "maps",
-            "dice" => "dice",
-            _ => "variants",
-        })
-    })?;
+    let (game, entries) = crate::tournament::setup::build(&f.game, &options, entries)
+        .with_context(|| {
+            let rules = crate::games::registry::find(&f.game).ok();
+            in_file(rules.map_or("variants", |r| crate::tournament::setup::of(r).file_key()))
+        })?;
     let sprt = match (overrides.sprt.sprt, &f.sprt) {
         (Some(test), _) => Some(test),
         (None, Some(text)) => Some(
@@ -334,7 +328,7 @@ pub fn execute(path: &Path, overrides: Overrides) -> anyhow::Result<std::process
             _ => 1000,
         },
     };
-    let plan = super::hosted::plan(&game, f.format, games, f.seed, f.repeat);
+    let plan = crate::tournament::setup::plan(&game, f.format, games, f.seed, f.repeat);
     super::run::run_and_report(&game, &entries, plan, &run, flags, sprt)?;
     Ok(std::process::ExitCode::SUCCESS)
 }

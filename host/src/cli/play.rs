@@ -136,7 +136,11 @@ impl Advisor {
         let game = session.game_number();
         if self.instance.as_ref().is_none_or(|(g, _)| *g != game) {
             let seed = seat_seed(session.game_seed(), 0);
-            let setup = Setup::new("2048", seed, 0);
+            let setup = Setup::new(
+                crate::games::contract::Rules::name(&crate::games::g2048::RULES),
+                seed,
+                0,
+            );
             let instance = self
                 .strategy
                 .instantiate(&setup)

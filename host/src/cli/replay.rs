@@ -34,7 +34,9 @@ pub struct Args {
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let file = replay::read(&args.file)?;
     let animate = !args.print && args.last.is_none() && std::io::stdout().is_terminal();
-    if file.header.game == "worms" && animate {
+    if file.header.game == crate::games::contract::Rules::name(&crate::games::worms::RULES)
+        && animate
+    {
         // Checked as `botbox replay` checks it, then animated turn by turn (passes included).
         render(&file, Some(0))?;
         let file = match file.header.params.get("variant") {

@@ -395,8 +395,9 @@ pub fn render(r: &Report) -> String {
         2 => duel(r, &mut out),
         1 => {
             out.push_str(&solo(r).to_string());
-            if r.game == "2048" {
-                out.push_str(&super::bench::render_2048(r));
+            let rules = crate::games::registry::find(&r.game).ok();
+            if let Some(figures) = rules.and_then(|g| crate::tournament::setup::of(g).figures(r)) {
+                out.push_str(&super::bench::render_figures(&figures));
             }
         }
         _ => pool(r, &mut out),

@@ -63,9 +63,9 @@ pub struct Args {
     /// Dice: the dice file (default: the bundled examples/dice/wuerfel0.txt)
     #[arg(long, value_name = "FILE")]
     dice: Option<PathBuf>,
-    /// Dice: the die (numbered from 1) both players use
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    die: usize,
+    /// Dice: the die (numbered from 1) both players use (default 1)
+    #[arg(long, value_name = "N")]
+    die: Option<usize>,
     /// Connect Four: the variants by name or file (`botbox games`), the first by default; 2048: the
     /// board size (5x5)
     #[arg(long = "variant", value_name = "NAME|FILE")]
@@ -183,7 +183,8 @@ impl Eval {
             entries.extend(self.opponents.iter().cloned());
         }
         let repeat = entries.len() < seats;
-        let plan = super::hosted::plan(&self.game, Format::Gauntlet, ROUNDS, self.seed, repeat);
+        let plan =
+            crate::tournament::setup::plan(&self.game, Format::Gauntlet, ROUNDS, self.seed, repeat);
         let games = batch_games(
             &plan,
             entries.len(),
@@ -209,10 +210,10 @@ impl Eval {
         ) else {
             return Vec::new();
         };
-        let solo = |g: &GameRecord| match self.game.game() {
-            "2048" => super::bench::max_tile(g) as f64 / 2048.0,
-            _ => g.figures.score.unwrap_or(0.0),
-        };
+        let setup = crate::games::registry::find(self.game.game())
+            .ok()
+            .map(crate::tournament::setup::of);
+        let solo = |g: &GameRecord| setup.map_or(0.0, |s| s.solo_figure(g));
         report
             .games
             .iter()
@@ -237,12 +238,16 @@ impl Eval {
         smoke(&self.game, bot)
     }
 
-    /// "score" for games between players, "points/game" for 2048, "score" for other solo games.
+    /// A solo game's own unit (2048: "points/game", the largest tile / 2048; else "score"), "score"
+    /// for games between players, "win %" at tables.
     fn unit(&self) -> (&'static str, f64) {
-        match (self.game.seats(), self.game.game()) {
-            (1, "2048") => ("points/game", 1.0),
-            (1, _) => ("score", 1.0),
-            (2, _) => ("score", 100.0),
+        let rules = crate::games::registry::find(self.game.game());
+        match self.game.seats() {
+            1 => (
+                rules.map_or("score", |r| crate::tournament::setup::of(r).solo_unit()),
+                1.0,
+            ),
+            2 => ("score", 100.0),
             _ => ("win %", 100.0),
         }
     }
@@ -255,36 +260,20 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         super::run::load_entries(&args.vs, &args.limits)?
     };
-    let options = super::hosted::Options {
+    let options = crate::tournament::setup::Options {
         variants: args.variants.clone(),
         maps: args.maps.clone(),
         turns: None,
         dice: args.dice.clone(),
-        // Dice reads the die below; no other game has one.
-        die: Vec::new(),
+        die: args.die.into_iter().collect(),
         openings: args.openings,
         seed: args.seed,
         one_pairing: false,
+        // The bot is entry 0 of each batch and the opponents follow, each under its own name (dice:
+        // all on one die).
+        entries_as_given: true,
     };
-    // Dice: every entry plays the chosen die; the bot is entry 0 of each batch, the opponents follow.
-    let game: super::hosted::Game = match args.game.as_str() {
-        "dice" => {
-            use crate::tournament::dice::free::{DiceFree, DieOf};
-            let (variant, dice, file) = super::dice_free::read(&super::dice_free::DiceArgs {
-                dice: args.dice.clone(),
-                die: Vec::new(),
-            })?;
-            let die = super::dice_free::die_index(args.die, dice.len(), &file).context("--die")?;
-            let die_of = DieOf::Entries(vec![die; 1 + strategies.len()]);
-            let free = DiceFree::new(variant, die_of, args.seed).map_err(anyhow::Error::msg)?;
-            let rules = crate::games::registry::find("dice").map_err(anyhow::Error::msg)?;
-            let game =
-                crate::tournament::versus::Versus::arranged(rules, std::sync::Arc::new(free))
-                    .map_err(anyhow::Error::msg)?;
-            std::sync::Arc::new(game)
-        }
-        _ => super::hosted::build(&args.game, &options, strategies.clone())?.0,
-    };
+    let game = crate::tournament::setup::build(&args.game, &options, strategies.clone())?.0;
     let opponents = if game.seats() == 1 {
         Vec::new()
     } else if strategies.is_empty() {
@@ -450,7 +439,13 @@ impl HeadToHead {
     /// long run of pairs, played a batch at a time.
     fn batch(&mut self, eval: &Eval, size: usize) {
         let size = size.max(1).next_multiple_of(2);
-        let plan = super::hosted::plan(&eval.game, Format::RoundRobin, ROUNDS, eval.seed, false);
+        let plan = crate::tournament::setup::plan(
+            &eval.game,
+            Format::RoundRobin,
+            ROUNDS,
+            eval.seed,
+            false,
+        );
         let games = batch_games(&plan, 2, eval.game.variants(), self.batches, size);
         self.batches += 1;
         let run = Run {

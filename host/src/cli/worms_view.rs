@@ -24,7 +24,7 @@ use crate::tournament::runner::{Entry, Format, GameRecord, Plan};
 use crate::tournament::summary;
 
 use super::run::RunArgs;
-use super::worms::NamedMap;
+use crate::games::worms::setup::NamedMap;
 use crate::games::worms::view::{
     Cell, Replayed, Turn, arrow, board_text, cells, describe, end_text, last_head, replay_names,
     replayed,
@@ -327,7 +327,7 @@ fn play_watched(
     opening: Option<Opening>,
     watch: &mut dyn FnMut(&Game, Option<&Turn>),
 ) -> anyhow::Result<Ending> {
-    let rules = crate::games::registry::find("worms").map_err(anyhow::Error::msg)?;
+    let rules = &crate::games::worms::RULES;
     let mut board = Game::new(&map.map);
     watch(&board, None);
     pass_stuck(&mut board, watch);

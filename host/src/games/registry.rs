@@ -5,11 +5,12 @@ use super::contract::{Rules, Variant};
 use super::{bs, connect4, dice, g2048, tron, worms};
 use crate::hosted::Encoding;
 use crate::runtime::Extension;
+use crate::tournament::setup::SetUp;
 use crate::view::games::GameView;
 
 /// A game and what it brings besides its rules, each part kept in the game's folder: the registry is
 /// the one place that names them all (`games/<game>/encoding.rs` is the game's glue to the
-/// runtimes, `games/<game>/view.rs` how it looks).
+/// runtimes, `games/<game>/view.rs` how it looks, `games/<game>/setup.rs` how a run sets it up).
 pub struct Game {
     /// Its rules through the contract, which every command plays.
     pub rules: &'static dyn Rules,
@@ -19,6 +20,10 @@ pub struct Game {
     pub extension: Option<&'static dyn Extension>,
     /// How its replays are told and drawn (`games/<game>/view.rs`; else from its contract's moves).
     pub view: Option<&'static dyn GameView>,
+    /// How it is set up for a run from the command line's options and for the league's ladder
+    /// (`games/<game>/setup.rs`; else by its variants and openings,
+    /// [`crate::tournament::setup::Contract`]).
+    pub setup: Option<&'static dyn SetUp>,
 }
 
 impl std::fmt::Debug for Game {
@@ -28,6 +33,7 @@ impl std::fmt::Debug for Game {
             .field("encoding", &self.encoding.is_some())
             .field("extension", &self.extension.is_some())
             .field("view", &self.view.is_some())
+            .field("setup", &self.setup.is_some())
             .finish()
     }
 }
@@ -40,6 +46,7 @@ impl Game {
             encoding: None,
             extension: None,
             view: None,
+            setup: None,
         }
     }
 }
@@ -50,11 +57,13 @@ static GAMES: [Game; 6] = [
         encoding: Some(&g2048::encoding::Encoding),
         extension: Some(&g2048::encoding::G2048),
         view: Some(&g2048::view::View),
+        setup: Some(&g2048::setup::SetUp),
         ..Game::rules(&g2048::RULES)
     },
     Game {
         encoding: Some(&dice::encoding::Encoding),
         view: Some(&dice::view::View),
+        setup: Some(&dice::setup::SetUp),
         ..Game::rules(&dice::RULES)
     },
     Game {
@@ -65,6 +74,7 @@ static GAMES: [Game; 6] = [
     Game {
         encoding: Some(&worms::encoding::Encoding),
         view: Some(&worms::view::View),
+        setup: Some(&worms::setup::SetUp),
         ..Game::rules(&worms::RULES)
     },
     Game {

@@ -15,11 +15,10 @@ use anyhow::Context;
 
 use crate::games::registry;
 use crate::runtime::{LimitSpec, Strategy};
-use crate::tournament::dice::free::{DiceFree, DieOf};
 use crate::tournament::runner::{self, Entry, GameRecord, Playable, Scheduled};
 
 /// A ladder's game, shared by the threads that play it.
-pub type Game = Arc<dyn Playable + Send + Sync>;
+pub use crate::tournament::setup::Game;
 
 /// The largest WASM module the league takes.
 pub const MAX_WASM_BYTES: usize = 4 << 20;
@@ -60,48 +59,13 @@ pub fn variant_names(game: &str) -> anyhow::Result<Vec<String>> {
         .collect())
 }
 
-/// Random moves that open each league game of Wormworld, drawn from the job's seed: two games of
-/// one pairing on one map are different games even between bots that never use their seed.
-pub const WORMS_OPENING: u32 = 6;
-/// Random moves that open each league game of the other contract games (Connect Four): 4 plies
-/// make 2,401 openings.
-pub const CONTRACT_OPENING: u32 = 4;
-
-/// `game`'s ladder set-up for a job seeded with `seed`:
-/// - Wormworld on every built-in map (the variant picks one), opened by [`WORMS_OPENING`] random
-///   moves;
-/// - dice, free variant, both players rolling the same die of the bundled `wuerfel0` (the variant
-///   picks which);
-/// - any other game on its default variant (2048: the 4x4 board; BS: at four-player tables), opened by
-///   [`CONTRACT_OPENING`] random moves if its games would otherwise repeat.
+/// `game`'s ladder set-up for a job seeded with `seed`, as the game's set-up has it
+/// ([`crate::tournament::setup::SetUp::ladder`]): Wormworld on every built-in map, opened by random
+/// moves; dice, free variant, both players rolling the same die of the bundled `wuerfel0` (the
+/// variant picks which); any other game on its default variant (2048: the 4x4 board; BS: at
+/// four-player tables), opened by random moves if its games would otherwise repeat.
 pub fn ladder(game: &str, seed: u64) -> anyhow::Result<Game> {
-    let rules = registry::find(game).map_err(anyhow::Error::msg)?;
-    Ok(match game {
-        "worms" => {
-            let maps = rules
-                .variants()
-                .iter()
-                .map(|v| crate::games::contract::Variant::named(&v.name))
-                .collect();
-            let versus = crate::tournament::versus::Versus::new(rules, maps, WORMS_OPENING, seed)
-                .map_err(|e| anyhow::anyhow!("worms: {e}"))?;
-            Arc::new(versus)
-        }
-        "dice" => {
-            let file = crate::games::contract::Variant::named("wuerfel0");
-            let free = DiceFree::new(file, DieOf::Variant, seed).map_err(anyhow::Error::msg)?;
-            let versus = crate::tournament::versus::Versus::arranged(rules, Arc::new(free))
-                .map_err(|e| anyhow::anyhow!("dice: {e}"))?;
-            Arc::new(versus)
-        }
-        other => {
-            let variants = vec![registry::default_variant(rules)];
-            let openings = if rules.repeats() { CONTRACT_OPENING } else { 0 };
-            let versus = crate::tournament::versus::Versus::new(rules, variants, openings, seed)
-                .map_err(|e| anyhow::anyhow!("{other}: {e}"))?;
-            Arc::new(versus)
-        }
-    })
+    crate::tournament::setup::ladder(game, seed)
 }
 
 /// A version as a worker plays it.

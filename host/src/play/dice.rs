@@ -47,7 +47,7 @@ pub fn record(dice: &[Die], (a, b): (usize, usize), pair_seed: u64, g: u64) -> R
     let mut replay = Replay::new(Header {
         format: FORMAT.into(),
         version: VERSION,
-        game: "dice".into(),
+        game: crate::games::contract::Rules::name(&crate::games::dice::RULES).into(),
         params: serde_json::json!({ "rules": "strict", "dice": [faces(a), faces(b)], "a_starts": a_starts }),
         number: g as usize + 1,
         seed: game_seed,

@@ -7,6 +7,7 @@
 pub mod dice;
 pub mod live;
 pub mod runner;
+pub mod setup;
 pub mod shard;
 pub mod sprt;
 pub mod stats;

@@ -52,6 +52,7 @@ mod die;
 pub mod file;
 mod game;
 mod position;
+pub mod setup;
 pub mod view;
 
 #[cfg(test)]

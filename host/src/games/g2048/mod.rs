@@ -35,6 +35,7 @@ pub mod evil;
 mod game;
 mod grid;
 pub mod session;
+pub mod setup;
 pub mod view;
 
 #[cfg(test)]

@@ -50,6 +50,7 @@ pub mod encoding;
 mod game;
 mod map;
 mod parse;
+pub mod setup;
 mod symmetry;
 pub mod view;
 

@@ -24,6 +24,8 @@ pub enum DieOf {
     Entries(Vec<usize>),
     /// Every entry plays the variant's die, a variant per die of the file: the league's ladder.
     Variant,
+    /// Every entry plays this die (an index into the file's dice): `watch`.
+    Same(usize),
 }
 
 /// The free variant over entries that each pair a die with a strategy.
@@ -49,9 +51,12 @@ impl DiceFree {
                 .ok_or_else(|| format!("no bundled dice file {:?}", file.name))?,
         };
         let dice = crate::games::dice::file::parse(text).map_err(|e| e.to_string())?;
-        if let DieOf::Entries(of) = &die_of
-            && let Some(d) = of.iter().find(|&&d| d >= dice.len())
-        {
+        let chosen = match &die_of {
+            DieOf::Entries(of) => of.as_slice(),
+            DieOf::Same(d) => std::slice::from_ref(d),
+            DieOf::Variant => &[],
+        };
+        if let Some(d) = chosen.iter().find(|&&d| d >= dice.len()) {
             return Err(format!(
                 "die {}: the file has dice 1 to {}",
                 d + 1,
@@ -83,6 +88,7 @@ impl DiceFree {
     fn die(&self, entry: usize, variant: usize) -> usize {
         match &self.die_of {
             DieOf::Entries(of) => of[entry],
+            DieOf::Same(d) => *d,
             DieOf::Variant => variant,
         }
     }
@@ -91,14 +97,14 @@ impl DiceFree {
 impl Arrange for DiceFree {
     fn variants(&self) -> usize {
         match self.die_of {
-            DieOf::Entries(_) => 1,
+            DieOf::Entries(_) | DieOf::Same(_) => 1,
             DieOf::Variant => self.dice.len(),
         }
     }
 
     fn variant_name(&self, variant: usize) -> String {
         match self.die_of {
-            DieOf::Entries(_) => "free".into(),
+            DieOf::Entries(_) | DieOf::Same(_) => "free".into(),
             DieOf::Variant => format!("{} D{}", self.file.name, variant + 1),
         }
     }
@@ -108,6 +114,10 @@ impl Arrange for DiceFree {
             DieOf::Entries(of) => {
                 let dice: Vec<&[u64]> = self.dice.iter().map(|d| d.faces()).collect();
                 format!("free variant, dice {dice:?}, entries' dice {of:?}")
+            }
+            DieOf::Same(d) => {
+                let dice: Vec<&[u64]> = self.dice.iter().map(|d| d.faces()).collect();
+                format!("free variant, dice {dice:?}, every entry's die {d}")
             }
             DieOf::Variant => String::new(),
         }
