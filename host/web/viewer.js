@@ -27,18 +27,32 @@
     host.textContent = "";
     if (board.kind === "grid") {
       const table = document.createElement("table");
-      table.className = "grid" + (board.rows.length > 12 || (board.rows[0] || []).length > 12 ? " small" : "");
-      for (const row of board.rows) {
+      const rows = board.rows.length, cols = (board.rows[0] || []).length;
+      table.className = "grid";
+      // Every board fills the space there is (up to 640 px): its cells sized to fit, 8 to 64 px.
+      const room = Math.min(host.clientWidth || 640, 640);
+      const cell = Math.max(8, Math.min(64, Math.floor(room / Math.max(cols, rows * 0.75, 1))));
+      table.style.setProperty("--cell", cell + "px");
+      // A game that gives each cell its look (`styles`) is drawn by it; older frames by the text.
+      const styles = board.styles;
+      if (styles) table.dataset.styled = "1";
+      board.rows.forEach((row, r) => {
         const tr = document.createElement("tr");
-        for (const v of row) {
+        row.forEach((v, c) => {
           const td = document.createElement("td");
           td.textContent = v;
-          const c = cellClass(v);
-          if (c) td.className = c;
+          if (styles) {
+            const look = (styles[r] || [])[c] || "";
+            td.dataset.style = look;
+            for (const name of look.split(" ")) if (name) td.classList.add("s-" + name);
+          } else {
+            const k = cellClass(v);
+            if (k) td.className = k;
+          }
           tr.appendChild(td);
-        }
+        });
         table.appendChild(tr);
-      }
+      });
       host.appendChild(table);
     } else {
       const pre = document.createElement("pre");

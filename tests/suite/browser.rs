@@ -113,14 +113,13 @@ impl Browser {
 
     fn command(&self, method: reqwest::Method, path: &str, body: Value) -> Value {
         let url = format!("{}/session/{}{path}", self.base, self.session);
-        let response: Value = self
-            .http
-            .request(method, url)
-            .json(&body)
-            .send()
-            .unwrap()
-            .json()
-            .unwrap();
+        let request = self.http.request(method.clone(), url);
+        // A GET has no body (chromedriver refuses one).
+        let request = match method {
+            reqwest::Method::GET => request,
+            _ => request.json(&body),
+        };
+        let response: Value = request.send().unwrap().json().unwrap();
         if response["value"].get("error").is_some() {
             panic!("WebDriver {path}: {}", response["value"]);
         }
@@ -137,6 +136,16 @@ impl Browser {
             "/execute/sync",
             json!({ "script": script, "args": [] }),
         )
+    }
+
+    /// Saves a screenshot of the page as a PNG file.
+    pub(crate) fn screenshot(&self, file: &Path) {
+        use base64::Engine as _;
+        let png = self.command(reqwest::Method::GET, "/screenshot", Value::Null);
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(png.as_str().expect("a screenshot"))
+            .expect("a base64 PNG");
+        std::fs::write(file, bytes).unwrap();
     }
 
     /// Presses a key (a WebDriver key code such as `\u{E014}` for →, or a character).
@@ -294,6 +303,14 @@ fn replays(dir: &Path) -> Vec<(String, PathBuf)> {
         ],
         vec![
             "match".into(),
+            "tron".into(),
+            counting(dir, "tron/wall_hugger.lua", "choose_move"),
+            lua("tron/random.lua"),
+            "--games".into(),
+            "1".into(),
+        ],
+        vec![
+            "match".into(),
             "dice".into(),
             counting(dir, "dice/frontmost.lua", "choose_move"),
             lua("dice/capture_first.lua"),
@@ -315,7 +332,7 @@ fn replays(dir: &Path) -> Vec<(String, PathBuf)> {
         assert!(status.success(), "{args:?}");
     }
     let mut found = Vec::new();
-    for game in ["2048", "worms", "connect4", "bs", "dice"] {
+    for game in ["2048", "worms", "connect4", "bs", "tron", "dice"] {
         let file = out.join(format!("{game}-0001.jsonl"));
         assert!(file.exists(), "{}", file.display());
         found.push((game.to_string(), file));
@@ -323,12 +340,168 @@ fn replays(dir: &Path) -> Vec<(String, PathBuf)> {
     found
 }
 
-/// The board the page shows: a grid's cells, or a text board's lines.
+/// The board the page shows: a grid's cells (and each cell's look, where the game gives them), or a
+/// text board's lines.
 const READ_BOARD: &str = r#"
 const t = document.querySelector('#board table');
-if (t) return {kind: 'grid', rows: [...t.rows].map(r => [...r.cells].map(c => c.textContent))};
+if (t) {
+  const board = {kind: 'grid', rows: [...t.rows].map(r => [...r.cells].map(c => c.textContent))};
+  if (t.dataset.styled === '1') board.styles = [...t.rows].map(r => [...r.cells].map(c => c.dataset.style));
+  return board;
+}
 return {kind: 'lines', lines: document.querySelector('#board pre').textContent.split('\n')};
 "#;
+
+/// The cells whose look includes `look` in the board the page shows, as `[row, column]`.
+fn cells_with(browser: &Browser, look: &str) -> Vec<[usize; 2]> {
+    let found = browser.eval(&format!(
+        "return [...document.querySelectorAll('#board td.s-{look}')].map(c => \
+         [c.parentElement.rowIndex, c.cellIndex])"
+    ));
+    serde_json::from_value(found).unwrap()
+}
+
+/// What the engine says the board holds after `n` moves of the replay, checked against the page
+/// (not only against the frames botbox computed): 2048's tiles with their colours, Wormworld's
+/// heads, Connect Four's discs, Tron's heads and trails.
+fn check_against_engine(
+    browser: &Browser,
+    game: &str,
+    replay: &botbox::replay::ReplayFile,
+    n: usize,
+) {
+    let board = browser.eval(READ_BOARD);
+    match game {
+        "2048" => {
+            let size = replay.header.start["size"].as_u64().unwrap() as usize;
+            let mut engine = botbox::games::g2048::Game::new(size, replay.header.seed).unwrap();
+            for t in &replay.turns[..n] {
+                let direction = t["action"].as_str().unwrap();
+                let direction = botbox::games::g2048::Direction::from_name(direction).unwrap();
+                engine.step(direction).unwrap();
+            }
+            let values = engine.board_values();
+            let rows: Vec<Vec<String>> = values
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|&v| if v == 0 { String::new() } else { v.to_string() })
+                        .collect()
+                })
+                .collect();
+            assert_eq!(board["rows"], json!(rows));
+            // Every tile coloured by its value.
+            for (r, row) in values.iter().enumerate() {
+                for (c, &v) in row.iter().enumerate() {
+                    let look = board["styles"][r][c].as_str().unwrap();
+                    let want = if v == 0 {
+                        String::new()
+                    } else {
+                        format!("v{v}")
+                    };
+                    assert_eq!(look, want, "2048: the tile at {r},{c}");
+                }
+            }
+        }
+        "worms" => {
+            // The heads the engine has after n turns, each with the arrow of the way it faces.
+            let turns = botbox::games::worms::view::from_contract(replay).unwrap();
+            let replayed = botbox::games::worms::view::replayed(&turns).unwrap();
+            // The frames are drawn a turn at a time, passes included: frame n is the n-th.
+            let engine = &replayed.games[n];
+            let mut heads = Vec::new();
+            for worm in engine.observation(0).worms {
+                let [r, c] = worm.head();
+                let arrow = botbox::games::worms::view::arrow(worm.direction).to_string();
+                assert_eq!(
+                    board["rows"][r as usize][c as usize],
+                    json!(arrow),
+                    "worms: a head"
+                );
+                heads.push([r as usize, c as usize]);
+            }
+            heads.sort();
+            let mut shown = cells_with(browser, "head");
+            shown.sort();
+            assert_eq!(shown, heads, "worms: the heads marked are the engine's");
+        }
+        "connect4" => {
+            // Seat 0's discs are the columns it dropped in, stacked from the bottom.
+            let columns: Vec<u64> = replay.turns[..n]
+                .iter()
+                .map(|t| t["action"].as_u64().unwrap())
+                .collect();
+            let rows = board["rows"].as_array().unwrap().len();
+            let mut height = vec![0usize; board["rows"][0].as_array().unwrap().len()];
+            let mut discs = [Vec::new(), Vec::new()];
+            for (i, &c) in columns.iter().enumerate() {
+                let seat = replay.turns[i]["seat"].as_u64().unwrap() as usize;
+                discs[seat].push([rows - 1 - height[c as usize], c as usize]);
+                height[c as usize] += 1;
+            }
+            for (seat, want) in discs.iter_mut().enumerate() {
+                want.sort();
+                let mut shown = cells_with(browser, &format!("p{}", seat + 1));
+                shown.sort();
+                assert_eq!(
+                    &shown, want,
+                    "connect4: seat {seat}'s discs after {n} moves"
+                );
+            }
+        }
+        "tron" => {
+            // The heads are where the recorded moves took them from the starts, every cell a head
+            // left is its rider's trail.
+            let boards = botbox::games::tron::view::boards(replay).unwrap();
+            let mut head = [None, None];
+            let mut trail = [Vec::new(), Vec::new()];
+            for (r, row) in boards[0].iter().enumerate() {
+                for (c, cell) in row.iter().enumerate() {
+                    if let botbox::games::tron::view::Cell::Head(s) = cell {
+                        head[*s] = Some([r, c]);
+                    }
+                }
+            }
+            // A round is resolved when its second answer is in: step both heads then.
+            let step = |at: [usize; 2], d: &str| match d {
+                "north" => [at[0].wrapping_sub(1), at[1]],
+                "south" => [at[0] + 1, at[1]],
+                "west" => [at[0], at[1].wrapping_sub(1)],
+                _ => [at[0], at[1] + 1],
+            };
+            let mut held = None;
+            for t in &replay.turns[..n] {
+                match held.take() {
+                    None => held = Some(t["action"].as_str().unwrap_or("").to_string()),
+                    Some(first) => {
+                        let moves = [first, t["action"].as_str().unwrap_or("").to_string()];
+                        for s in 0..2 {
+                            let at = head[s].unwrap();
+                            trail[s].push(at);
+                            head[s] = Some(step(at, &moves[s]));
+                        }
+                    }
+                }
+            }
+            for s in 0..2 {
+                let [r, c] = head[s].unwrap();
+                let look = format!("p{} head", s + 1);
+                // (A head that left the grid is not drawn.)
+                if board["styles"].get(r).and_then(|row| row.get(c)).is_some() {
+                    assert_eq!(board["styles"][r][c], json!(look), "tron: seat {s}'s head");
+                }
+                for &[r, c] in &trail[s] {
+                    let look = board["styles"][r][c].as_str().unwrap();
+                    assert!(
+                        look.starts_with(&format!("p{}", s + 1)),
+                        "tron: seat {s}'s trail at {r},{c} is {look:?}"
+                    );
+                }
+            }
+        }
+        _ => {}
+    }
+}
 
 fn expected_board(frame: &Value) -> Value {
     frame["board"].clone()
@@ -380,27 +553,8 @@ fn the_viewer_steps_scrubs_and_shows_every_game_as_the_engine_played_it() {
             expected_board(&frames[n]),
             "{game}: after {n} moves"
         );
-        if game == "2048" {
-            // And the board after move N as the engine makes it from the replay's seed and its
-            // recorded directions.
-            let size = replay.header.start["size"].as_u64().unwrap() as usize;
-            let mut engine = botbox::games::g2048::Game::new(size, replay.header.seed).unwrap();
-            for t in &replay.turns[..n] {
-                let direction = t["action"].as_str().unwrap();
-                let direction = botbox::games::g2048::Direction::from_name(direction).unwrap();
-                engine.step(direction).unwrap();
-            }
-            let rows: Vec<Vec<String>> = engine
-                .board_values()
-                .iter()
-                .map(|r| {
-                    r.iter()
-                        .map(|&v| if v == 0 { String::new() } else { v.to_string() })
-                        .collect()
-                })
-                .collect();
-            assert_eq!(browser.eval(READ_BOARD)["rows"], json!(rows));
-        }
+        // And the board after move N as the engine makes it from the replay.
+        check_against_engine(&browser, &game, &replay, n);
         // ← steps back; the scrub bar jumps anywhere, back and forth.
         browser.press("\u{E012}");
         browser.wait_for(
@@ -412,6 +566,14 @@ fn the_viewer_steps_scrubs_and_shows_every_game_as_the_engine_played_it() {
         );
         let last = frames.len() - 1;
         for target in [last, 1, 0] {
+            if target == last {
+                // The last turn as the page draws it, kept with the test's files.
+                browser.eval(&format!(
+                    "const s = document.querySelector('#scrub'); s.value = '{last}'; \
+                     s.dispatchEvent(new Event('input')); return true"
+                ));
+                browser.screenshot(&dir.join(format!("{game}-last.png")));
+            }
             browser.eval(&format!(
                 "const s = document.querySelector('#scrub'); s.value = '{target}'; \
                  s.dispatchEvent(new Event('input')); return true"

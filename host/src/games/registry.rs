@@ -81,7 +81,10 @@ static GAMES: [Game; 6] = [
         view: Some(&connect4::view::View),
         ..Game::rules(&connect4::RULES)
     },
-    Game::rules(&tron::RULES),
+    Game {
+        view: Some(&tron::view::View),
+        ..Game::rules(&tron::RULES)
+    },
 ];
 
 /// Every registered game with what it brings.

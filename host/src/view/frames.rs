@@ -83,8 +83,33 @@ pub struct Logged {
 #[derive(Debug, Serialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Board {
-    Grid { rows: Vec<Vec<String>> },
-    Lines { lines: Vec<String> },
+    Grid {
+        rows: Vec<Vec<String>>,
+        /// Each cell's look, by the viewer's names (`wall`, `p1`, `p2`, `head`, `win`, `v2048`, ...;
+        /// several separated by spaces; empty for a plain cell), when the game gives them: the same
+        /// shape as `rows`.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        styles: Vec<Vec<String>>,
+    },
+    Lines {
+        lines: Vec<String>,
+    },
+}
+
+impl Board {
+    /// A grid of cells as text alone.
+    pub fn grid(rows: Vec<Vec<String>>) -> Board {
+        Board::Grid {
+            rows,
+            styles: Vec::new(),
+        }
+    }
+
+    /// A grid of cells, each a text and a look ([`Board::Grid`]'s `styles`).
+    pub fn styled(cells: Vec<Vec<(String, String)>>) -> Board {
+        let (rows, styles) = cells.into_iter().map(|row| row.into_iter().unzip()).unzip();
+        Board::Grid { rows, styles }
+    }
 }
 
 /// The frames of a replay, after re-playing it through the engine.
@@ -237,7 +262,7 @@ pub fn grid_of_numbers(rows: &Value) -> Board {
                 .collect()
         })
         .unwrap_or_default();
-    Board::Grid { rows }
+    Board::grid(rows)
 }
 
 fn contract_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {

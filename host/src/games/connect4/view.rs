@@ -167,23 +167,24 @@ impl GameView for View {
 /// Connect Four: the grid at the start and after every move, seat 0's discs `X` and seat 1's `O`,
 /// the winning four marked `[X]`.
 pub(crate) fn connect4_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
-    use {disc, grids};
-    let board = |grid: &Grid| Board::Grid {
-        rows: grid
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(r, row)| {
-                row.iter()
-                    .enumerate()
-                    .map(|(c, &mark)| match (mark, grid.winning(r, c)) {
-                        (0, _) => String::new(),
-                        (m, true) => format!("[{}]", disc(m)),
-                        (m, false) => disc(m).to_string(),
-                    })
-                    .collect()
-            })
-            .collect(),
+    // Each seat's discs in its colour (`p1`, `p2`), the winning four marked `win` as well.
+    let board = |grid: &Grid| {
+        Board::styled(
+            grid.rows
+                .iter()
+                .enumerate()
+                .map(|(r, row)| {
+                    row.iter()
+                        .enumerate()
+                        .map(|(c, &mark)| match (mark, grid.winning(r, c)) {
+                            (0, _) => (String::new(), String::new()),
+                            (m, true) => (format!("[{}]", disc(m)), format!("p{m} win")),
+                            (m, false) => (disc(m).to_string(), format!("p{m}")),
+                        })
+                        .collect()
+                })
+                .collect(),
+        )
     };
     let grids = grids(file)?;
     let mut frames = vec![Frame::new(0, None, "start", board(&grids[0]))];

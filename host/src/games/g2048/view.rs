@@ -11,7 +11,7 @@ use crate::games::g2048::{Direction, Game, Step};
 use crate::replay::ReplayFile;
 use crate::runtime::Fault;
 
-use crate::view::frames::{Frame, grid_of_numbers};
+use crate::view::frames::{Board, Frame, grid_of_numbers};
 use crate::view::games::GameView;
 use crate::view::replay::{check_seats, difference, parse, short};
 use serde_json::Value;
@@ -371,7 +371,7 @@ pub(crate) fn g2048_frames(file: &ReplayFile) -> Vec<Frame> {
         0,
         None,
         "start",
-        grid_of_numbers(&file.header.start["board"]),
+        tiles(&file.header.start["board"]),
     )];
     for (i, t) in file.turns.iter().enumerate() {
         frames.push(Frame::new(
@@ -383,8 +383,32 @@ pub(crate) fn g2048_frames(file: &ReplayFile) -> Vec<Frame> {
                 t["gained"],
                 t["score"]
             ),
-            grid_of_numbers(&t["after"]),
+            tiles(&t["after"]),
         ));
     }
     frames
+}
+
+/// A board's tiles, each coloured by its value (`v2` ... `v2048`, `vbig` beyond).
+fn tiles(rows: &serde_json::Value) -> Board {
+    let Board::Grid { rows, .. } = grid_of_numbers(rows) else {
+        unreachable!("a grid of numbers is a grid")
+    };
+    let look = |text: &str| match text.parse::<u64>() {
+        Ok(v) if v <= 2048 => format!("v{v}"),
+        Ok(_) => "vbig".to_string(),
+        Err(_) => String::new(),
+    };
+    Board::styled(
+        rows.into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .map(|t| {
+                        let l = look(&t);
+                        (t, l)
+                    })
+                    .collect()
+            })
+            .collect(),
+    )
 }

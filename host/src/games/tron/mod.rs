@@ -23,6 +23,7 @@
 
 mod contract;
 mod map;
+pub mod view;
 
 #[cfg(test)]
 mod tests;

@@ -434,23 +434,33 @@ impl GameView for View {
 
 pub(crate) fn worms_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
     let replayed = replayed(file)?;
-    let board = |g: &crate::games::worms::Game| Board::Grid {
-        rows: g
-            .observation(0)
-            .board
-            .iter()
-            .map(|row| {
-                row.chars()
-                    .map(|c| {
-                        if c == '.' {
-                            String::new()
-                        } else {
-                            c.to_string()
-                        }
-                    })
-                    .collect()
-            })
-            .collect(),
+    // Walls and the hole by their look, each side's worms in its colour, heads drawn as the arrow
+    // of the way they face.
+    let board = |g: &crate::games::worms::Game| {
+        Board::styled(
+            cells(g)
+                .into_iter()
+                .map(|row| {
+                    row.into_iter()
+                        .map(|cell| match cell {
+                            Cell::Free => (String::new(), String::new()),
+                            Cell::Obstacle => (String::new(), "wall".into()),
+                            Cell::Hole => ("O".into(), "hole".into()),
+                            Cell::Worm {
+                                letter,
+                                seat,
+                                head: None,
+                            } => (letter.to_string(), format!("p{}", seat + 1)),
+                            Cell::Worm {
+                                seat,
+                                head: Some(d),
+                                ..
+                            } => (arrow(d).to_string(), format!("p{} head", seat + 1)),
+                        })
+                        .collect()
+                })
+                .collect(),
+        )
     };
     let mut frames = Vec::with_capacity(replayed.games.len());
     for (i, game) in replayed.games.iter().enumerate() {
