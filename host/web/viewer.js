@@ -54,6 +54,25 @@
         table.appendChild(tr);
       });
       host.appendChild(table);
+    } else if (board.kind === "table") {
+      const table = document.createElement("table");
+      table.className = "seats";
+      const head = document.createElement("tr");
+      for (const h of board.header) { const th = document.createElement("th"); th.textContent = h; head.appendChild(th); }
+      table.appendChild(head);
+      board.rows.forEach((row, r) => {
+        const tr = document.createElement("tr");
+        row.forEach((v, c) => {
+          const td = document.createElement("td");
+          td.textContent = v;
+          const look = (board.styles[r] || [])[c] || "";
+          td.dataset.style = look;
+          for (const name of look.split(" ")) if (name) td.classList.add("s-" + name);
+          tr.appendChild(td);
+        });
+        table.appendChild(tr);
+      });
+      host.appendChild(table);
     } else {
       const pre = document.createElement("pre");
       pre.className = "lines";
@@ -69,6 +88,7 @@
     $("board").dataset.frame = String(at);
     const who = f.seat === null || f.seat === undefined ? "" : "seat " + f.seat + " (" + (data.players[f.seat] || "?") + "): ";
     $("move").textContent = at === 0 ? "start" : "move " + f.n + ": " + who + f.text;
+    $("board").classList.toggle("omniscient", $("omniscient").checked);
     const omni = $("omniscient").checked && f.hidden;
     $("hidden").hidden = !omni;
     $("hidden").textContent = omni ? f.hidden : "";
@@ -138,7 +158,7 @@
     $("title").textContent = d.title;
     document.title = d.title + " · botbox";
     $("scrub").max = String(d.frames.length - 1);
-    $("omniscient-label").hidden = !d.frames.some((f) => f.hidden);
+    $("omniscient-label").hidden = !d.frames.some((f) => f.hidden || f.board.kind === "table");
     const players = $("players");
     players.textContent = "";
     d.players.forEach((p) => { const li = document.createElement("li"); li.textContent = p; players.appendChild(li); });

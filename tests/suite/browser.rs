@@ -344,6 +344,12 @@ fn replays(dir: &Path) -> Vec<(String, PathBuf)> {
 /// text board's lines.
 const READ_BOARD: &str = r#"
 const t = document.querySelector('#board table');
+if (t && t.classList.contains('seats')) {
+  const [head, ...rows] = [...t.rows];
+  return {kind: 'table', header: [...head.cells].map(c => c.textContent),
+    rows: rows.map(r => [...r.cells].map(c => c.textContent)),
+    styles: rows.map(r => [...r.cells].map(c => c.dataset.style))};
+}
 if (t) {
   const board = {kind: 'grid', rows: [...t.rows].map(r => [...r.cells].map(c => c.textContent))};
   if (t.dataset.styled === '1') board.styles = [...t.rows].map(r => [...r.cells].map(c => c.dataset.style));
@@ -497,6 +503,70 @@ fn check_against_engine(
                         "tron: seat {s}'s trail at {r},{c} is {look:?}"
                     );
                 }
+            }
+        }
+        "bs" => {
+            // A row per seat, then the pile: the cards it holds are as many as it says, 52 in
+            // all; at the deal, each hand is the engine's deal of the replay's seed.
+            let rows = board["rows"].as_array().unwrap();
+            assert_eq!(rows.len(), 5, "bs: four seats and the pile");
+            let mut total = 0;
+            for row in rows {
+                let held: usize = row[1]
+                    .as_str()
+                    .unwrap()
+                    .trim_end_matches(" cards")
+                    .parse()
+                    .unwrap();
+                let shown = row[2].as_str().unwrap().split_whitespace().count();
+                assert_eq!(held, shown, "bs: {row:?}");
+                total += held;
+            }
+            assert_eq!(total, 52, "bs: every card on the table");
+            let deal = botbox::games::bs::Game::new(replay.header.seed);
+            let first =
+                botbox::games::bs::view::face(deal.hand(0).iter().map(u32::from).min().unwrap());
+            browser.eval("document.querySelector('#scrub').value = '0'; document.querySelector('#scrub').dispatchEvent(new Event('input')); return true");
+            let dealt = browser.eval(READ_BOARD)["rows"][0][2].clone();
+            assert!(
+                dealt.as_str().unwrap().starts_with(&first),
+                "bs: seat 0 was dealt {first} first, the page shows {dealt}"
+            );
+            // Hands are face down unless the viewer is omniscient.
+            let hidden = browser.eval(
+                "return getComputedStyle(document.querySelector('#board td.s-secret')).color",
+            );
+            assert_eq!(hidden, json!("rgba(0, 0, 0, 0)"), "bs: hands face down");
+            browser.eval(&format!("document.querySelector('#scrub').value = '{n}'; document.querySelector('#scrub').dispatchEvent(new Event('input')); return true"));
+        }
+        "dice" => {
+            // Each piece on the field its step names (the roll's places as the engine made them),
+            // four of each colour, and the roll in the middle.
+            let rolls = botbox::games::dice::view::from_contract(replay).unwrap();
+            let places = match n {
+                0 => rolls.header.start["places"].clone(),
+                n => rolls.turns[n - 1]["places"].clone(),
+            };
+            for seat in 0..2 {
+                let shown = cells_with(browser, &format!("p{}", seat + 1));
+                assert_eq!(shown.len(), 4, "dice: seat {seat}'s pieces {shown:?}");
+                for piece in places[seat].as_array().unwrap() {
+                    if let Some(step) = piece["step"].as_u64() {
+                        let at = botbox::games::dice::view::field(seat, step).unwrap();
+                        assert!(
+                            shown.contains(&at),
+                            "dice: seat {seat}'s piece at step {step}"
+                        );
+                    }
+                }
+            }
+            if n > 0 {
+                let face = rolls.turns[n - 1]["face"].to_string();
+                assert_eq!(
+                    board["rows"][5][5],
+                    json!(face),
+                    "dice: the roll in the middle"
+                );
             }
         }
         _ => {}

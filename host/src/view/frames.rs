@@ -94,6 +94,13 @@ pub enum Board {
     Lines {
         lines: Vec<String>,
     },
+    /// A table of text with a header row (BS: a row per seat); cells styled `secret` are shown
+    /// only to an omniscient viewer.
+    Table {
+        header: Vec<String>,
+        rows: Vec<Vec<String>>,
+        styles: Vec<Vec<String>>,
+    },
 }
 
 impl Board {
@@ -161,7 +168,7 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
         title: format!("{} game {} (seed {})", h.game, h.number, h.seed),
         players: player_names(file),
         frames,
-        end: result.map(describe_end),
+        end: result.map(|r| describe_end(r, &player_names(file))),
         logs,
         faults,
     })
@@ -211,17 +218,28 @@ pub fn player_names(file: &ReplayFile) -> Vec<String> {
         .collect()
 }
 
-fn describe_end(result: &Value) -> String {
+/// How the game ended, in words, with the winner by name: "frontmost (seat 0) won: all worms
+/// home", "no moves left, score 1404".
+fn describe_end(result: &Value, names: &[String]) -> String {
     let r = result.get("ending").unwrap_or(result);
     let mut parts = Vec::new();
-    if let Some(w) = r.get("winner") {
-        parts.push(match w.as_u64() {
-            Some(seat) => format!("seat {seat} won"),
-            None => "no winner".to_string(),
-        });
-    }
-    if let Some(reason) = r.get("reason").and_then(Value::as_str) {
-        parts.push(reason.to_string());
+    let reason = r.get("reason").and_then(Value::as_str);
+    let winner = match r.get("winner").map(Value::as_u64) {
+        Some(Some(seat)) => Some(format!(
+            "{} (seat {seat}) won",
+            names.get(seat as usize).map_or("?", String::as_str)
+        )),
+        // A game between players without a winner is a draw; a solo game has none to name.
+        Some(None) if names.len() > 1 => Some("a draw".to_string()),
+        Some(None) => None,
+        None => None,
+    };
+    // "won" says nothing the winner does not.
+    match (winner, reason.filter(|r| *r != "won")) {
+        (Some(w), Some(reason)) => parts.push(format!("{w}: {reason}")),
+        (Some(w), None) => parts.push(w),
+        (None, Some(reason)) => parts.push(reason.to_string()),
+        (None, None) => {}
     }
     if let Some(score) = r.get("score") {
         parts.push(format!("score {score}"));

@@ -11,7 +11,7 @@ use crate::runtime::Fault;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::view::frames::{self, Board, Frame};
+use crate::view::frames::{Board, Frame};
 use crate::view::games::GameView;
 use crate::view::replay::{check_seats, difference, parse, print_logs, same_result};
 
@@ -335,49 +335,144 @@ impl GameView for View {
     }
 }
 
-fn places(value: &Value, names: &[String]) -> Board {
-    let lines = value
-        .as_array()
-        .map(|seats| {
-            seats
-                .iter()
-                .enumerate()
-                .map(|(seat, pieces)| {
-                    let pieces: Vec<String> = pieces
-                        .as_array()
-                        .map(|p| {
-                            p.iter()
-                                .map(|piece| match piece.get("step") {
-                                    Some(step) => format!("step {step}"),
-                                    None => piece.as_str().unwrap_or("?").to_string(),
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    let name = names.get(seat).map_or("?", String::as_str);
-                    format!("seat {seat} ({name}): {}", pieces.join(", "))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    Board::Lines { lines }
+/// The ring of 40 fields on the board's 11 x 11 grid, as `[row, column]`, clockwise from seat 0's
+/// start field A (the left arm's upper row); seat 1's A is 20 fields on, on the right arm.
+const TRACK: [[usize; 2]; 40] = [
+    [4, 0],
+    [4, 1],
+    [4, 2],
+    [4, 3],
+    [4, 4],
+    [3, 4],
+    [2, 4],
+    [1, 4],
+    [0, 4],
+    [0, 5],
+    [0, 6],
+    [1, 6],
+    [2, 6],
+    [3, 6],
+    [4, 6],
+    [4, 7],
+    [4, 8],
+    [4, 9],
+    [4, 10],
+    [5, 10],
+    [6, 10],
+    [6, 9],
+    [6, 8],
+    [6, 7],
+    [6, 6],
+    [7, 6],
+    [8, 6],
+    [9, 6],
+    [10, 6],
+    [10, 5],
+    [10, 4],
+    [9, 4],
+    [8, 4],
+    [7, 4],
+    [6, 4],
+    [6, 3],
+    [6, 2],
+    [6, 1],
+    [6, 0],
+    [5, 0],
+];
+
+/// Each seat's goal fields a to d, from the field before its goal towards the middle.
+const GOALS: [[[usize; 2]; 4]; 2] = [
+    [[5, 1], [5, 2], [5, 3], [5, 4]],
+    [[5, 9], [5, 8], [5, 7], [5, 6]],
+];
+
+/// Each seat's four fields B, where its pieces wait: seat 0's corner by its start, seat 1's by
+/// its own.
+const WAITING: [[[usize; 2]; 4]; 2] = [
+    [[0, 0], [0, 1], [1, 0], [1, 1]],
+    [[9, 9], [9, 10], [10, 9], [10, 10]],
+];
+
+/// The middle of the board, where the last roll is shown.
+const MIDDLE: [usize; 2] = [5, 5];
+
+/// Where step `step` of `seat` is on the grid (0 its field A, 40..43 its goal fields).
+pub fn field(seat: usize, step: u64) -> Option<[usize; 2]> {
+    match step {
+        0..=39 => Some(TRACK[(step as usize + 20 * seat) % 40]),
+        40..=43 => Some(GOALS[seat][step as usize - 40]),
+        _ => None,
+    }
+}
+
+/// The board as it looks: the cross of 40 fields with both start fields A in their seat's colour,
+/// the goal lanes, the four fields B in each corner, the pieces (`1` for seat 0, `2` for seat 1)
+/// where the places put them, and the roll in the middle.
+fn board(value: &Value, roll: Option<u64>) -> Board {
+    let mut cells = vec![vec![(String::new(), "off".to_string()); 11]; 11];
+    for [r, c] in TRACK {
+        cells[r][c].1 = "field".into();
+    }
+    for seat in 0..2 {
+        let look = format!("field start{}", seat + 1);
+        let [r, c] = TRACK[20 * seat];
+        cells[r][c].1 = look;
+        for [r, c] in GOALS[seat] {
+            cells[r][c].1 = format!("field goal{}", seat + 1);
+        }
+        for [r, c] in WAITING[seat] {
+            cells[r][c].1 = format!("field goal{}", seat + 1);
+        }
+        let pieces = value[seat].as_array().cloned().unwrap_or_default();
+        let mut waiting = WAITING[seat].iter();
+        for piece in pieces {
+            let at = match piece.get("step").and_then(Value::as_u64) {
+                Some(step) => field(seat, step),
+                None => waiting.next().copied(),
+            };
+            if let Some([r, c]) = at {
+                let look = format!("{} p{}", cells[r][c].1, seat + 1);
+                cells[r][c] = ((seat + 1).to_string(), look);
+            }
+        }
+    }
+    if let Some(face) = roll {
+        let [r, c] = MIDDLE;
+        cells[r][c] = (face.to_string(), "die".into());
+    }
+    Board::styled(cells)
+}
+
+/// A piece's place in words: B, A, a field of the track, or a goal field.
+fn place_name(place: &Value) -> String {
+    match place.get("step").and_then(Value::as_u64).or(place.as_u64()) {
+        Some(0) => "A".into(),
+        Some(step @ 1..=39) => format!("field {step}"),
+        Some(step @ 40..=43) => format!("goal {}", ["a", "b", "c", "d"][step as usize - 40]),
+        Some(step) => format!("step {step}"),
+        None => "B".into(),
+    }
 }
 
 pub(crate) fn dice_frames(file: &ReplayFile) -> Vec<Frame> {
-    let names = frames::player_names(file);
     let mut frames = vec![Frame::new(
         0,
         None,
         "start",
-        places(&file.header.start["places"], &names),
+        board(&file.header.start["places"], None),
     )];
     for (i, t) in file.turns.iter().enumerate() {
         let moved = match &t["move"] {
             Value::Null => "no piece can move".to_string(),
-            m => format!("{} → {}", m["from"], m["to"]),
+            m if m["from"].get("step").is_none() => "brings a piece in on A".to_string(),
+            m => format!(
+                "moves a piece from {} to {}",
+                place_name(&m["from"]),
+                place_name(&m["to"])
+            ),
         };
         let captured = if t["captured"] == true {
-            ", captures"
+            ", capturing a piece"
         } else {
             ""
         };
@@ -385,7 +480,7 @@ pub(crate) fn dice_frames(file: &ReplayFile) -> Vec<Frame> {
             i + 1,
             t["seat"].as_u64().map(|s| s as usize),
             format!("rolls {}: {moved}{captured}", t["face"]),
-            places(&t["places"], &names),
+            board(&t["places"], t["face"].as_u64()),
         ));
     }
     frames
