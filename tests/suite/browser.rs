@@ -1077,6 +1077,8 @@ fn report_pages_show_standings_tables_and_charts_without_console_errors() {
                 "10".into(),
                 "--json".into(),
                 json("2048"),
+                "--replay-dir".into(),
+                dir.join("2048-replays").display().to_string(),
             ],
             2,
         ),
@@ -1091,8 +1093,14 @@ fn report_pages_show_standings_tables_and_charts_without_console_errors() {
             .unwrap();
         assert!(status.success(), "{args:?}");
         let out = dir.join(format!("{name}-report"));
+        let report_json = json(name);
+        let mut report = vec!["report", &report_json, "--html", out.to_str().unwrap()];
+        let replays = dir.join(format!("{name}-replays")).display().to_string();
+        if name == "2048" {
+            report.extend(["--replays", replays.as_str()]);
+        }
         let status = Command::new(env!("CARGO_BIN_EXE_botbox"))
-            .args(["report", &json(name), "--html", out.to_str().unwrap()])
+            .args(&report)
             .status()
             .unwrap();
         assert!(status.success());
@@ -1128,6 +1136,52 @@ fn report_pages_show_standings_tables_and_charts_without_console_errors() {
             assert_eq!(
                 browser.eval("return document.querySelectorAll('#matrix tbody tr').length"),
                 json!(6)
+            );
+        }
+        if name == "2048" {
+            // The benchmark said in its own words, in the JSON and on the page: points out of 100
+            // and the share of games reaching each milestone.
+            let text = std::fs::read_to_string(json(name)).unwrap();
+            let r: Value = serde_json::from_str(&text).unwrap();
+            let course = &r["benchmark"];
+            assert_eq!(course["points_cap"], json!(100.0));
+            for e in course["entries"].as_array().unwrap() {
+                assert!(e["points"].as_f64().unwrap() > 0.0, "{e}");
+                let tiles: Vec<u64> = e["reached"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m["tile"].as_u64().unwrap())
+                    .collect();
+                assert_eq!(tiles, [2048, 4096, 8192, 16384, 32768, 65536]);
+            }
+            assert_eq!(
+                browser.eval("return document.querySelectorAll('#benchmark tbody tr').length"),
+                json!(2)
+            );
+            let head = browser.eval("return document.querySelector('#benchmark thead').innerText");
+            assert!(head.as_str().unwrap().contains("points"), "{head}");
+            // A game's number opens its replay in the viewer, by a link relative to the report, in
+            // a copy of the report's folder moved anywhere.
+            let href =
+                browser.eval("return document.querySelector('#games a').getAttribute('href')");
+            assert_eq!(href, json!("replays/2048-0001.html"));
+            let moved = dir.join("moved-report");
+            let copied = Command::new("cp")
+                .args(["-r", out.to_str().unwrap(), moved.to_str().unwrap()])
+                .status()
+                .unwrap();
+            assert!(copied.success());
+            browser.open(&format!("file://{}", moved.join("index.html").display()));
+            browser.eval("document.querySelector('#games a').click(); return true");
+            browser.wait_for(
+                "return document.querySelector('#board')?.dataset.frame === '0'",
+                "the replay opens in the viewer",
+            );
+            let title = browser.eval("return document.querySelector('#title').textContent");
+            assert!(
+                title.as_str().unwrap().starts_with("2048 game 1"),
+                "{title}"
             );
         }
         let errors = browser.console_errors();

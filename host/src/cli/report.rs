@@ -32,7 +32,8 @@ pub struct Args {
     /// The directory to write index.html into
     #[arg(long, value_name = "DIR")]
     html: PathBuf,
-    /// The run's --replay-dir, to link each game to its replay
+    /// The run's --replay-dir: each game links to its replay in the viewer (a page per game,
+    /// written into DIR's replays/ folder beside index.html, so the folder travels whole)
     #[arg(long, value_name = "DIR")]
     replays: Option<PathBuf>,
 }
@@ -44,9 +45,12 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("{}:{}: {e}", args.report.display(), e.line()))?;
     std::fs::create_dir_all(&args.html)
         .with_context(|| format!("creating {}", args.html.display()))?;
-    let replays = args.replays.as_ref().map(|dir| pathdiff(dir, &args.html));
-    let page = page(&report, replays.as_deref())
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.report.display()))?;
+    let viewers = match &args.replays {
+        Some(dir) => viewer_pages(&report, dir, &args.html)?,
+        None => BTreeMap::new(),
+    };
+    let page =
+        page(&report, &viewers).map_err(|e| anyhow::anyhow!("{}: {e}", args.report.display()))?;
     let out = args.html.join("index.html");
     std::fs::write(&out, page.into_string())
         .with_context(|| format!("writing {}", out.display()))?;
@@ -54,8 +58,9 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The page of any report: a run's (tournament, match, bench) or the dice ranking's.
-pub(super) fn page(report: &Value, replays: Option<&str>) -> anyhow::Result<Markup> {
+/// The page of any report: a run's (tournament, match, bench) or the dice ranking's; `viewers`
+/// links games (by number) to their replay's viewer page, relative to the report's page.
+pub(super) fn page(report: &Value, viewers: &BTreeMap<u64, String>) -> anyhow::Result<Markup> {
     if report.get("matrix").is_some() && report.get("dice").is_some() {
         return render_dice(report);
     }
@@ -63,15 +68,54 @@ pub(super) fn page(report: &Value, replays: Option<&str>) -> anyhow::Result<Mark
         report.get("standings").is_some() && report.get("games").is_some(),
         "not a report (no standings and games): give the JSON of tournament, match, bench or dice"
     );
-    render(report, replays)
+    render(report, viewers)
 }
 
-/// `dir` as a link from a page in `from`: absolute, so it works wherever the page is opened.
-fn pathdiff(dir: &std::path::Path, _from: &std::path::Path) -> String {
-    std::fs::canonicalize(dir)
-        .unwrap_or_else(|_| dir.to_path_buf())
-        .display()
-        .to_string()
+/// The replay viewer's page of each game of the report whose replay is in `replays` (the first
+/// 1,000 games, as the page lists), written to `html/replays/GAME-NNNN.html` with its frames inside,
+/// so the report and its games open anywhere, from any copy of the folder. Returns each game's link,
+/// relative to the report's page. A replay that is missing is left unlinked; one that does not
+/// re-play too, with a note.
+fn viewer_pages(
+    report: &Value,
+    replays: &std::path::Path,
+    html: &std::path::Path,
+) -> anyhow::Result<BTreeMap<u64, String>> {
+    let game = report["game"].as_str().unwrap_or("?");
+    let games = report["games"].as_array().cloned().unwrap_or_default();
+    let out = html.join("replays");
+    let mut links = BTreeMap::new();
+    let mut unread = 0;
+    for g in games.iter().take(1000) {
+        let Some(number) = g["number"].as_u64() else {
+            continue;
+        };
+        let name = format!("{game}-{number:04}");
+        let file = replays.join(format!("{name}.jsonl"));
+        if !file.exists() {
+            continue;
+        }
+        let frames = crate::replay::read(&file)
+            .map_err(anyhow::Error::from)
+            .and_then(|r| crate::view::frames::frames(&r));
+        let Ok(viewer) = frames else {
+            unread += 1;
+            continue;
+        };
+        std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+        let page = out.join(format!("{name}.html"));
+        std::fs::write(&page, crate::view::page::html(Some(&viewer)))
+            .with_context(|| format!("writing {}", page.display()))?;
+        links.insert(number, format!("replays/{name}.html"));
+    }
+    if unread > 0 {
+        eprintln!(
+            "note: {unread} replays in {} do not re-play (`botbox replay FILE` says why); their \
+             games are not linked",
+            replays.display()
+        );
+    }
+    Ok(links)
 }
 
 const CSS: &str = r#"
@@ -86,7 +130,7 @@ svg { max-width: 100%; height: auto; }
 .muted { color: #666; }
 "#;
 
-fn render(report: &Value, replays: Option<&str>) -> anyhow::Result<Markup> {
+fn render(report: &Value, viewers: &BTreeMap<u64, String>) -> anyhow::Result<Markup> {
     let game = report["game"].as_str().unwrap_or("?");
     let plan = &report["plan"];
     let standings = report["standings"].as_array().cloned().unwrap_or_default();
@@ -112,6 +156,7 @@ fn render(report: &Value, replays: Option<&str>) -> anyhow::Result<Markup> {
         .filter_map(|s| s["name"].as_str().map(str::to_string))
         .collect();
     let pairs = report["pairs"].as_array().cloned().unwrap_or_default();
+    let benchmark = report.get("benchmark").filter(|b| b["entries"].is_array());
     Ok(html! {
         (DOCTYPE)
         html lang="en" {
@@ -149,6 +194,28 @@ fn render(report: &Value, replays: Option<&str>) -> anyhow::Result<Markup> {
                         td { (faults(&s["faults"])) }
                     } } }
                 } }
+                @if let Some(course) = benchmark {
+                    h2 { "The " (game) " benchmark" }
+                    p.muted { "Points: the sum over games of largest tile / 2048, out of " (fmt(&course["points_cap"], 0))
+                        "; each milestone, the share of games whose largest tile reached it." }
+                    div.scroll { table id="benchmark" {
+                        thead { tr {
+                            th { "entry" } th { "games" } th { "points" }
+                            @for m in milestones(course) { th { (m) } }
+                            th { "largest" } th { "moves/game" }
+                        } }
+                        tbody { @for e in course["entries"].as_array().into_iter().flatten() { tr {
+                            td { (e["entry"].as_str().unwrap_or("?")) }
+                            td.n { (e["games"]) }
+                            td.n { (fmt(&e["points"], 2)) " / " (fmt(&course["points_cap"], 0)) }
+                            @for m in e["reached"].as_array().into_iter().flatten() {
+                                td.n { (format!("{:.0}%", 100.0 * m["share"].as_f64().unwrap_or(0.0))) }
+                            }
+                            td.n { (e["largest"]) }
+                            td.n { (fmt(&e["moves_per_game"], 1)) }
+                        } } }
+                    } }
+                }
                 @if !pairs.is_empty() {
                     h2 { "Pairs (the row's score % against the column)" }
                     div.scroll { table id="pairs" {
@@ -173,8 +240,8 @@ fn render(report: &Value, replays: Option<&str>) -> anyhow::Result<Markup> {
                         @if solo { th { "score" } } } }
                     tbody { @for g in games.iter().take(1000) { tr {
                         td.n {
-                            @match replays {
-                                Some(dir) => a href=(format!("file://{dir}/{game}-{:04}.jsonl", g["number"].as_u64().unwrap_or(0))) { (g["number"]) },
+                            @match g["number"].as_u64().and_then(|n| viewers.get(&n)) {
+                                Some(link) => a href=(link) { (g["number"]) },
                                 None => (g["number"]),
                             }
                         }
@@ -190,6 +257,14 @@ fn render(report: &Value, replays: Option<&str>) -> anyhow::Result<Markup> {
             }
         }
     })
+}
+
+/// The milestone tiles of a benchmark's entries (its first entry's, all alike).
+fn milestones(course: &Value) -> Vec<String> {
+    course["entries"][0]["reached"]
+        .as_array()
+        .map(|r| r.iter().map(|m| m["tile"].to_string()).collect())
+        .unwrap_or_default()
 }
 
 fn fmt(v: &Value, digits: usize) -> String {

@@ -39,7 +39,7 @@ pub struct Args {
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let html = match report_of(&args.replay)? {
         // A report (one JSON document, not a replay's lines): its page, with its charts.
-        Some(report) => super::report::page(&report, None)
+        Some(report) => super::report::page(&report, &Default::default())
             .map_err(|e| anyhow::anyhow!("{}: {e}", args.replay.display()))?
             .into_string(),
         None => {

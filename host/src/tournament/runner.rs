@@ -333,7 +333,7 @@ impl Report {
     ) -> Report {
         let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
         Report {
-            summary: Summary::of(&names, plan.seats, &games),
+            summary: Summary::of(&game, &names, plan.seats, &games),
             sprt: None,
             game,
             plan,

@@ -100,7 +100,15 @@ pub trait SetUp: Sync {
         "score"
     }
 
-    /// A table of the game's own figures for a report of its games (none by default).
+    /// The game's own figures for the entries `names` from their `records`, for reports (none by
+    /// default): a function of the records alone, as every report's summary is.
+    fn benchmark(&self, names: &[&str], records: &[GameRecord]) -> Option<serde_json::Value> {
+        let _ = (names, records);
+        None
+    }
+
+    /// A table of the game's own figures for a report of its games, drawn from
+    /// [`SetUp::benchmark`] (none by default).
     fn figures(&self, report: &Report) -> Option<Figures> {
         let _ = report;
         None

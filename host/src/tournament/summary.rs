@@ -32,6 +32,10 @@ pub struct Summary {
     /// moves' hash: fewer than the games when deterministic bots replay the same game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distinct_games: Option<usize>,
+    /// The game's own figures for each entry, where it has some ([`super::setup::SetUp::benchmark`]:
+    /// 2048's benchmark, its points and the share of games reaching each milestone tile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub benchmark: Option<serde_json::Value>,
 }
 
 /// One entry's line in the standings.
@@ -175,8 +179,9 @@ impl Wdl {
 }
 
 impl Summary {
-    /// The summary of `records` played by the entries `names` at games of `seats` seats.
-    pub fn of(names: &[&str], seats: usize, records: &[GameRecord]) -> Summary {
+    /// The summary of `records` of the game `game` played by the entries `names` at games of
+    /// `seats` seats.
+    pub fn of(game: &str, names: &[&str], seats: usize, records: &[GameRecord]) -> Summary {
         Summary {
             standings: standings(names, seats, records),
             pairs: if seats == 2 {
@@ -191,6 +196,9 @@ impl Summary {
             },
             ends: ends(records),
             distinct_games: distinct_games(records),
+            benchmark: crate::games::registry::find(game)
+                .ok()
+                .and_then(|rules| super::setup::of(rules).benchmark(names, records)),
         }
     }
 }

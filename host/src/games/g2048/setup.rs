@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use anyhow::Context;
+use serde::{Deserialize, Serialize};
 
 use crate::games::contract::{Rules, Variant};
 use crate::tournament::runner::{Entry, GameRecord, Report};
@@ -50,6 +51,10 @@ impl setup::SetUp for SetUp {
         "points/game"
     }
 
+    fn benchmark(&self, names: &[&str], records: &[GameRecord]) -> Option<serde_json::Value> {
+        serde_json::to_value(course(names, records)).ok()
+    }
+
     fn figures(&self, report: &Report) -> Option<Figures> {
         Some(figures(report))
     }
@@ -74,38 +79,96 @@ pub fn max_tile(g: &GameRecord) -> u64 {
         .unwrap_or(0)
 }
 
-/// The benchmark's own figures for each entry: points (largest tile / 2048 per game, capped at
-/// 100), how often each milestone tile was reached, the largest tile, the moves per game.
+/// One entry's figures on the benchmark's course.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CourseEntry {
+    pub entry: String,
+    pub games: usize,
+    /// The sum over games of largest tile / 2048, capped at [`POINTS_CAP`].
+    pub points: f64,
+    /// The share of games whose largest tile reached each of [`MILESTONES`], smallest first.
+    pub reached: Vec<Milestone>,
+    /// The largest tile of all its games.
+    pub largest: u64,
+    pub moves_per_game: f64,
+}
+
+/// How many of an entry's games reached a tile.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Milestone {
+    pub tile: u64,
+    /// From 0 to 1.
+    pub share: f64,
+}
+
+/// The benchmark's figures of every entry (the report's `benchmark`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Course {
+    /// What `points` are out of.
+    pub points_cap: f64,
+    pub entries: Vec<CourseEntry>,
+}
+
+/// The course's figures of the entries `names` from their games.
+pub fn course(names: &[&str], records: &[GameRecord]) -> Course {
+    let entries = names
+        .iter()
+        .map(|&name| {
+            let games: Vec<_> = records.iter().filter(|g| g.players[0] == name).collect();
+            let n = games.len().max(1);
+            let points: f64 = games.iter().map(|g| max_tile(g) as f64 / 2048.0).sum();
+            let reached = MILESTONES
+                .iter()
+                .map(|&tile| {
+                    let count = games.iter().filter(|g| max_tile(g) >= tile).count();
+                    Milestone {
+                        tile,
+                        share: count as f64 / n as f64,
+                    }
+                })
+                .collect();
+            let moves: u64 = games.iter().map(|g| u64::from(g.turns)).sum();
+            CourseEntry {
+                entry: name.to_string(),
+                games: games.len(),
+                points: points.min(POINTS_CAP),
+                reached,
+                largest: games.iter().map(|g| max_tile(g)).max().unwrap_or(0),
+                moves_per_game: moves as f64 / n as f64,
+            }
+        })
+        .collect();
+    Course {
+        points_cap: POINTS_CAP,
+        entries,
+    }
+}
+
+/// The benchmark's own figures for each entry in the standings' order: points (largest tile / 2048
+/// per game, capped at 100), how often each milestone tile was reached, the largest tile, the moves
+/// per game.
 pub fn figures(r: &Report) -> Figures {
     let mut header = vec!["entry".to_string(), "points".into()];
     header.extend(MILESTONES.iter().map(|t| format!("{t}")));
     header.push("largest".into());
     header.push("moves/game".into());
-    let mut rows = Vec::new();
-    for s in &r.summary.standings {
-        let games: Vec<_> = r.games.iter().filter(|g| g.players[0] == s.name).collect();
-        let n = games.len().max(1);
-        let points: f64 = games.iter().map(|g| max_tile(g) as f64 / 2048.0).sum();
-        let mut row = vec![
-            s.name.clone(),
-            format!("{:.2} / {POINTS_CAP}", points.min(POINTS_CAP)),
-        ];
-        for tile in MILESTONES {
-            let reached = games.iter().filter(|g| max_tile(g) >= tile).count();
-            row.push(format!("{:.0}%", 100.0 * reached as f64 / n as f64));
-        }
-        row.push(
-            games
-                .iter()
-                .map(|g| max_tile(g))
-                .max()
-                .unwrap_or(0)
-                .to_string(),
-        );
-        let moves: u64 = games.iter().map(|g| u64::from(g.turns)).sum();
-        row.push(format!("{:.1}", moves as f64 / n as f64));
-        rows.push(row);
-    }
+    let names: Vec<&str> = r
+        .summary
+        .standings
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    let rows = course(&names, &r.games)
+        .entries
+        .into_iter()
+        .map(|e| {
+            let mut row = vec![e.entry, format!("{:.2} / {POINTS_CAP}", e.points)];
+            row.extend(e.reached.iter().map(|m| format!("{:.0}%", 100.0 * m.share)));
+            row.push(e.largest.to_string());
+            row.push(format!("{:.1}", e.moves_per_game));
+            row
+        })
+        .collect();
     Figures {
         title: "The 2048 benchmark (milestones: share of games reaching the tile):".into(),
         header,
