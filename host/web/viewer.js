@@ -159,9 +159,28 @@
     document.title = d.title + " · botbox";
     $("scrub").max = String(d.frames.length - 1);
     $("omniscient-label").hidden = !d.frames.some((f) => f.hidden || f.board.kind === "table");
+    // A site's links (the league's): only paths on the site itself.
+    const onSite = (l) => l && typeof l.href === "string" && l.href.startsWith("/") && !l.href.startsWith("//");
+    const anchor = (l) => { const a = document.createElement("a"); a.setAttribute("href", l.href); a.textContent = l.text; return a; };
+    const site = d.site || null;
+    if (site) {
+      const nav = $("site-nav");
+      nav.textContent = "";
+      for (const l of site.nav || []) if (onSite(l)) nav.appendChild(anchor(l));
+      nav.hidden = false;
+      const around = $("around");
+      around.textContent = "";
+      for (const l of site.around || []) if (onSite(l)) around.appendChild(anchor(l));
+      around.hidden = false;
+    }
     const players = $("players");
     players.textContent = "";
-    d.players.forEach((p) => { const li = document.createElement("li"); li.textContent = p; players.appendChild(li); });
+    d.players.forEach((p, seat) => {
+      const li = document.createElement("li");
+      const l = site && (site.players || [])[seat];
+      if (onSite(l)) li.appendChild(anchor(l)); else li.textContent = p;
+      players.appendChild(li);
+    });
     $("end").textContent = d.end ? "End: " + d.end : "The replay has no end line (the game was cut short).";
     const logs = $("logs");
     logs.textContent = "";
@@ -184,7 +203,7 @@
         pre.appendChild(span);
         return span;
       });
-      if (!lines.length) pre.textContent = "(no log lines)";
+      if (!lines.length) pre.textContent = (d.logs_hidden || [])[seat] ? "(only its owner sees its log lines)" : "(no log lines)";
       div.appendChild(pre);
       logs.appendChild(div);
     });

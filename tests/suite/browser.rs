@@ -924,6 +924,53 @@ fn the_league_pages_sign_in_upload_rank_and_keep_logs_to_their_owner() {
         !logs.as_str().unwrap().contains("logger picks column"),
         "{logs}"
     );
+    assert!(
+        logs.as_str()
+            .unwrap()
+            .contains("(only its owner sees its log lines)"),
+        "the page says whose logs it leaves out: {logs}"
+    );
+    // Every page has the navigation bar, the game page too, and the links go round: the ladder
+    // to a bot, the bot to a game, the game to each bot (by bot, version and owner) and its
+    // ladder.
+    let nav = browser
+        .eval("return [...document.querySelectorAll('#site-nav a')].map(a => a.textContent)");
+    assert_eq!(nav[0], json!("Ladders"), "{nav}");
+    assert!(nav.to_string().contains("signed in as bob"), "{nav}");
+    let players = browser.eval(
+        "return [...document.querySelectorAll('#players a')].map(a => [a.textContent, a.getAttribute('href')])",
+    );
+    assert!(
+        players.to_string().contains("\"/bot/web-logger\""),
+        "each seat links to its bot: {players}"
+    );
+    assert!(players.to_string().contains("by alice"), "{players}");
+    browser.eval("document.querySelector('#around a').click(); return true");
+    browser.wait_for(
+        "return location.pathname === '/ladder/connect4'",
+        "the game links to its ladder",
+    );
+    browser.eval(
+        "[...document.querySelectorAll('#ladder a')].find(a => a.textContent.includes('web-logger')).click(); return true",
+    );
+    browser.wait_for(
+        "return location.pathname === '/bot/web-logger'",
+        "the ladder links to the bot",
+    );
+    browser.eval("document.querySelector('#games a').click(); return true");
+    browser.wait_for(
+        "return location.pathname.startsWith('/game/') && document.querySelector('#board')?.dataset.frame === '0'",
+        "the bot links to its games",
+    );
+    browser.eval(
+        "[...document.querySelectorAll('#players a')].find(a => a.textContent.includes('random-c4')).click(); return true",
+    );
+    browser.wait_for(
+        "return location.pathname === '/bot/random-c4'",
+        "the game links to each bot",
+    );
+    browser.eval("document.querySelector('nav a[href=\"/\"]').click(); return true");
+    browser.wait_for("return location.pathname === '/'", "the bar leads home");
     // A page for a phone: nothing wider than the screen.
     browser.resize(375, 800);
     browser.open(&format!("{url}/ladder/connect4"));

@@ -28,7 +28,8 @@ use super::server::{
     ApiError, AppState, Path, Query, VariantLadder, redact_replay, row, seat_logs, summary,
     variant_ladders_of,
 };
-use super::store::User;
+use super::store::{StoredGame, User};
+use crate::view::frames::{Link, Site};
 
 /// The pages' routes (outside `/api/`).
 pub fn routes() -> axum::Router<AppState> {
@@ -502,5 +503,44 @@ async fn game(
         }
     };
     viewer.title = format!("league game {id}: {}", stored.record.players.join(" vs "));
+    let own = |owner: i64| user.as_ref().is_some_and(|u| u.id == owner);
+    viewer.logs_hidden = stored.seats.iter().map(|s| !own(s.owner_id)).collect();
+    viewer.site = Some(site_links(user.as_ref(), &stored));
     Html(crate::view::page::html(Some(&viewer))).into_response()
+}
+
+/// The league around a game's viewer: the navigation bar every page has, each seat's bot (by bot,
+/// version and owner) linked to its page, and the game's ladder.
+fn site_links(user: Option<&User>, stored: &StoredGame) -> Site {
+    let link = |text: String, href: String| Link { text, href };
+    let mut nav = vec![
+        link("Ladders".into(), "/".into()),
+        link("Upload".into(), "/upload".into()),
+    ];
+    match user {
+        Some(u) => {
+            nav.push(link("Account".into(), "/account".into()));
+            nav.push(link(format!("signed in as {}", u.name), "/account".into()));
+        }
+        None => nav.push(link("Sign in".into(), "/signin".into())),
+    }
+    let players = stored
+        .seats
+        .iter()
+        .map(|s| {
+            link(
+                format!("{} v{} by {}", s.bot, s.version, s.owner),
+                format!("/bot/{}", s.bot),
+            )
+        })
+        .collect();
+    let around = vec![link(
+        format!("the {} ladder", stored.game),
+        format!("/ladder/{}", stored.game),
+    )];
+    Site {
+        nav,
+        players,
+        around,
+    }
 }

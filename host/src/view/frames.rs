@@ -27,6 +27,32 @@ pub struct Viewer {
     pub logs: Vec<Vec<String>>,
     /// Each seat's fault, `kind: message`.
     pub faults: Vec<Option<String>>,
+    /// Seats whose log lines this viewer may not see (a league game of another owner's bot): the
+    /// page says so rather than "no log lines".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub logs_hidden: Vec<bool>,
+    /// The site around the page, when one serves it (the league): its navigation bar and a link
+    /// per seat to its bot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site: Option<Site>,
+}
+
+/// The links of a site around the viewer (the league's).
+#[derive(Debug, Serialize, Default)]
+pub struct Site {
+    /// The navigation bar, left to right.
+    pub nav: Vec<Link>,
+    /// A link per seat, in seat order, with the name the page shows for it ("hunter v3 by alice").
+    pub players: Vec<Link>,
+    /// Links under the title (the game's ladder).
+    pub around: Vec<Link>,
+}
+
+/// A link of the site: a path on it (always starting with `/`) and its text.
+#[derive(Debug, Serialize)]
+pub struct Link {
+    pub text: String,
+    pub href: String,
 }
 
 /// One position.
@@ -171,6 +197,8 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
         end: result.map(|r| describe_end(r, &player_names(file))),
         logs,
         faults,
+        logs_hidden: Vec::new(),
+        site: None,
     })
 }
 
