@@ -32,6 +32,20 @@ pub struct Header {
     pub start: Value,
 }
 
+impl Header {
+    /// The variant a replay written through the game contract names (`params.variant` and, for a
+    /// variant from a file, `params.text`).
+    pub fn variant(&self) -> crate::games::contract::Variant {
+        crate::games::contract::Variant {
+            name: self.params["variant"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            text: self.params["text"].as_str().map(str::to_string),
+        }
+    }
+}
+
 /// Which version of which strategy played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StrategyRef {

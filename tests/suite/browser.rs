@@ -1240,3 +1240,97 @@ fn report_pages_show_standings_tables_and_charts_without_console_errors() {
     let shown = browser.eval("return document.querySelectorAll('#standings tbody tr').length");
     assert_eq!(shown, json!(2));
 }
+
+#[test]
+fn the_playground_plays_a_bot_written_in_the_page_and_keeps_to_its_allowance() {
+    if !browser_here("browser::playground") {
+        return;
+    }
+    let dir = scratch("browser-playground");
+    let db = dir.join("league.db");
+    let league = crate::league::League::start(&dir, db.to_str().unwrap(), 1, &[]);
+    let browser = Browser::start(&dir.join("profile"));
+    let url = league.url.clone();
+    // A visitor, not signed in: the navigation bar leads there; the editor starts from the
+    // game's template.
+    browser.open(&format!("{url}/"));
+    browser.eval("document.querySelector('nav a[href=\"/play\"]').click(); return true");
+    browser.wait_for(
+        "return location.pathname === '/play'",
+        "the bar leads to the playground",
+    );
+    browser.eval(
+        "const g = document.querySelector('#game'); g.value = 'connect4'; \
+         g.dispatchEvent(new Event('change')); return true",
+    );
+    let template = browser.eval("return document.querySelector('#source').value");
+    assert!(
+        template.as_str().unwrap().contains("return"),
+        "the template: {template}"
+    );
+    let gutter = browser.eval("return document.querySelector('#gutter').textContent");
+    assert!(
+        gutter.as_str().unwrap().starts_with("1\n2\n"),
+        "line numbers"
+    );
+    // Edit, run three games, watch them with the bot's print lines.
+    browser.eval(&format!(
+        "document.querySelector('#source').value = {}; document.querySelector('#games').value = '3'; \
+         document.querySelector('#run').click(); return true",
+        json!(LOGGER)
+    ));
+    browser.wait_for(
+        "return document.querySelectorAll('#results li').length === 3",
+        "three games played",
+    );
+    let results = browser.eval("return document.querySelector('#results').innerText");
+    assert!(
+        results.as_str().unwrap().contains("seat 1"),
+        "the seats take turns: {results}"
+    );
+    let page = browser.eval("return document.querySelector('#viewer').srcdoc");
+    let page = page.as_str().unwrap();
+    assert!(
+        page.contains("logger picks column"),
+        "the bot's prints are in the viewer"
+    );
+    assert!(
+        page.contains("\"frames\""),
+        "the viewer has the game's frames"
+    );
+    browser.screenshot(&dir.join("playground.png"));
+    // A syntax error names its line.
+    browser.eval(
+        "document.querySelector('#source').value = 'local M = {}\\nfunction M.choose_move(obs)\\n  return (\\nend\\nreturn M'; \
+         document.querySelector('#games').value = '1'; document.querySelector('#run').click(); return true",
+    );
+    browser.wait_for(
+        "return document.querySelector('#status').className === 'error'",
+        "the error shows",
+    );
+    let error = browser.eval("return document.querySelector('#status').textContent");
+    assert!(
+        error.as_str().unwrap().contains("playground.lua:4"),
+        "the error names the file and line: {error}"
+    );
+    // The allowance of a visitor: 20 games an hour; asking past it is refused with the reason.
+    let refused = browser.eval(
+        "const ask = () => fetch('/api/v1/play', {method: 'POST', headers: {'content-type': 'application/json'}, \
+           body: JSON.stringify({game: 'connect4', source: 'return {', games: 10})}); \
+         return (async () => { for (let i = 0; i < 5; i++) { const r = await ask(); \
+           if (r.status === 429) return [r.status, (await r.json()).error]; } return null; })()",
+    );
+    assert_eq!(refused[0], json!(429), "{refused}");
+    assert!(
+        refused[1].as_str().unwrap().contains("games an hour"),
+        "{refused}"
+    );
+    // The refusals the page asked for are the only errors (the browser logs a 4xx response).
+    let errors: Vec<String> = browser
+        .console_errors()
+        .into_iter()
+        .filter(|e| !(e.contains("/api/v1/play") && (e.contains("422") || e.contains("429"))))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    league.stop();
+}

@@ -9,7 +9,7 @@ use crate::tournament::runner::{Format, Plan};
 use crate::tournament::versus::Versus;
 use anyhow::Context;
 
-use super::GameName;
+use super::G2048Only;
 use super::run::{self, RunArgs};
 
 /// Run a strategy on the fixed 100-game 2048 benchmark and print points, milestones, scores, speed and faults
@@ -27,7 +27,8 @@ Points: the sum over games of largest tile / 2048, capped at 100. The same --see
 per-game results whatever --jobs is.")]
 pub struct Args {
     /// The game (only 2048 has a solver benchmark)
-    game: GameName,
+    #[arg(value_parser = super::g2048_only, value_name = "GAME")]
+    game: G2048Only,
     /// The strategies, each playing the same series: .lua, .wasm, .wat, or a Rust guest crate directory
     #[arg(required = true, value_name = "STRATEGY")]
     strategies: Vec<PathBuf>,

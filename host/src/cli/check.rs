@@ -230,10 +230,15 @@ fn smoke_game(
     } else {
         ""
     };
+    // A solo game's points are its score ("score" is the game's score everywhere); between
+    // players, each seat's share of the game's points.
+    let result = match points.as_slice() {
+        [score] => format!("score {score}"),
+        _ => format!("points [{}]", points.join(", ")),
+    };
     println!(
-        "smoke game  {} moves, points [{}], place {} of {}, ended by {}{void}, in {:.2} s ({:.1} µs per decision of the bot)",
+        "smoke game  {} moves, {result}, place {} of {}, ended by {}{void}, in {:.2} s ({:.1} µs per decision of the bot)",
         played.moves,
-        points.join(", "),
         played.outcome.ranks[seat] + 1,
         played.outcome.ranks.len(),
         played.outcome.reason,

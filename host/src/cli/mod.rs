@@ -24,7 +24,7 @@ mod worms_view;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -98,11 +98,22 @@ struct TournamentArgs {
     overrides: config::Overrides,
 }
 
-/// The games botbox knows, as named on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GameName {
-    #[value(name = "2048")]
-    G2048,
+/// The game of a command only 2048 has (`bench`, `play`, `show`): its name as the registry spells
+/// it, and any other game refused with the reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct G2048Only;
+
+fn g2048_only(text: &str) -> Result<G2048Only, String> {
+    use crate::games::contract::Rules as _;
+    let name = crate::games::g2048::RULES.name();
+    let rules = crate::games::registry::find(text)?;
+    match rules.name() == name {
+        true => Ok(G2048Only),
+        false => Err(format!(
+            "{} has no such command: only {name} has a benchmark and a terminal game",
+            rules.name()
+        )),
+    }
 }
 
 /// Parses the command line. Where `match` or `tournament` expects a game, a name the registry does

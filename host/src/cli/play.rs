@@ -16,7 +16,7 @@ use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, Ke
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::GameName;
+use super::G2048Only;
 use super::board_view::{self, Chrome};
 use super::limits::LimitArgs;
 
@@ -29,7 +29,8 @@ use super::limits::LimitArgs;
   botbox play 2048 --evil --shuffles 3      # evil tiles (docs/evil-mode.md) and 3 shuffles per game")]
 pub struct PlayArgs {
     /// The game (only 2048 has a terminal game)
-    game: GameName,
+    #[arg(value_parser = super::g2048_only, value_name = "GAME")]
+    game: G2048Only,
     /// How many moves can be undone with u (0: no undo)
     #[arg(long, default_value_t = 0, value_name = "X")]
     undo: usize,
@@ -60,7 +61,8 @@ pub struct PlayArgs {
   botbox show 2048 strategies/lua/g2048/greedy.lua --size 5 --seed 7")]
 pub struct WatchArgs {
     /// The game (only 2048 for now)
-    game: GameName,
+    #[arg(value_parser = super::g2048_only, value_name = "GAME")]
+    game: G2048Only,
     /// The strategy to watch
     strategy: PathBuf,
     /// Moves per second
@@ -223,7 +225,7 @@ fn session(
 }
 
 pub fn execute_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
-    let GameName::G2048 = args.game;
+    let G2048Only = args.game;
     let mut session = session(args.size, args.undo, args.shuffles, args.evil, args.seed)?;
     let mut advisor = match &args.hint {
         Some(path) => Some(Advisor::new(super::load(path, &args.limits)?)),
@@ -270,7 +272,7 @@ pub fn execute_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn execute_watch(args: WatchArgs) -> anyhow::Result<ExitCode> {
-    let GameName::G2048 = args.game;
+    let G2048Only = args.game;
     let mut session = session(args.size, 0, 0, false, args.seed)?;
     let mut advisor = Advisor::new(super::load(&args.strategy, &args.limits)?);
     let mut terminal = ratatui::try_init().context("setting up the terminal")?;

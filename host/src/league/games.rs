@@ -149,6 +149,26 @@ impl Cache {
         Ok(loaded)
     }
 
+    /// Loads Luau `source` once, for the playground: from a file of its own that is gone again
+    /// when it is loaded, so nothing of it stays on the server.
+    fn load_once(
+        &self,
+        source: &[u8],
+        limits: &LimitSpec,
+        name: &str,
+    ) -> anyhow::Result<Result<Strategy, String>> {
+        let path = self.dir.join(format!(
+            "playground-{}-{}.lua",
+            std::process::id(),
+            random_u64()
+        ));
+        std::fs::write(&path, source).with_context(|| format!("writing {}", path.display()))?;
+        let loaded = crate::hosted::load_as(&path, name, &limits.limits())
+            .map_err(|e| e.to_string().replace(&path.display().to_string(), name));
+        let _ = std::fs::remove_file(&path);
+        Ok(loaded)
+    }
+
     /// The file holding `bytes` (written once, atomically), named by its hash and kind.
     fn file(&self, kind: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
         let sha = crate::runtime::source_hash(bytes);
@@ -371,4 +391,108 @@ pub fn play(cache: &Cache, job: &Spec, players: &[Player]) -> anyhow::Result<Out
         record,
         replay: replay.to_bytes(),
     })
+}
+
+/// A playground game: how it ended and the viewer's page of it.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct PlaygroundGame {
+    /// The game's number, from 1.
+    pub number: usize,
+    /// The seat the bot played.
+    pub seat: usize,
+    /// How it ended, in words.
+    pub end: String,
+    /// The bot's fault, if it faulted: `kind: message`.
+    pub fault: Option<String>,
+    /// The replay viewer's page of the game, with the bot's log lines (its `print`s).
+    pub page: String,
+}
+
+/// The name a playground bot's messages give it.
+pub const PLAYGROUND_FILE: &str = "playground.lua";
+
+/// Plays up to `games` unrated games of the Luau `source` against the game's sparring bot (every
+/// other seat), the seats taking turns, on the ladder's set-up with seeds of `seed`; stops starting
+/// games after `budget`. Nothing is kept: the replays come back as viewer pages. The error is for
+/// the author: the source does not load (its line), or the game has no sparring bot.
+pub fn playground(
+    cache: &Cache,
+    game: &str,
+    source: &[u8],
+    limits: &LimitSpec,
+    (games, seed, budget): (usize, u64, std::time::Duration),
+) -> anyhow::Result<Result<Vec<PlaygroundGame>, String>> {
+    let started = std::time::Instant::now();
+    let bot = match cache.load_once(source, limits, PLAYGROUND_FILE)? {
+        Ok(s) => s,
+        Err(e) => return Ok(Err(e)),
+    };
+    let rules = registry::find(game).map_err(anyhow::Error::msg)?;
+    let seats = ladder(game, seed)?.seats();
+    let sparring = match (seats, rules.info().sparring) {
+        (1, _) => None,
+        (_, Some((name, text))) => Some((
+            name,
+            cache
+                .strategy("lua", text.as_bytes(), limits, &format!("{name}.lua"))?
+                .map_err(|e| anyhow::anyhow!("the bundled {name}: {e}"))?,
+        )),
+        (_, None) => return Ok(Err(format!("{game} has no bot to play against"))),
+    };
+    let mut played = Vec::new();
+    for i in 0..games {
+        if i > 0 && started.elapsed() >= budget {
+            break;
+        }
+        let game_seed = crate::games::derive_seed(seed, i as u64);
+        let setup = ladder(game, game_seed)?;
+        let seat = i % seats;
+        let entries: Vec<Entry> = (0..seats)
+            .map(|s| match (&sparring, s == seat) {
+                (Some((name, partner)), false) => Entry {
+                    name: (*name).into(),
+                    strategy: partner.clone(),
+                },
+                _ => Entry {
+                    name: "your bot".into(),
+                    strategy: bot.clone(),
+                },
+            })
+            .collect();
+        let players: Vec<&Entry> = entries.iter().collect();
+        let scheduled = Scheduled {
+            index: i,
+            seed: game_seed,
+            seats: (0..seats).collect(),
+            variant: (game_seed % setup.variants().max(1) as u64) as usize,
+            round: 0,
+        };
+        let (ending, replay) = setup.play(&scheduled, &players, true);
+        let replay = replay.context("the game kept no replay")?;
+        let text = String::from_utf8_lossy(&replay.to_bytes()).into_owned();
+        let file = crate::replay::parse(&text).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut viewer = crate::view::frames::frames(&file)?;
+        viewer.title = format!("playground game {}: {}", i + 1, rules.name());
+        let fault = ending
+            .faults
+            .get(seat)
+            .cloned()
+            .flatten()
+            .map(|f| format!("{:?}: {}", f.kind, f.message));
+        played.push(PlaygroundGame {
+            number: i + 1,
+            seat,
+            end: viewer.end.clone().unwrap_or_default(),
+            fault,
+            page: crate::view::page::html(Some(&viewer)),
+        });
+    }
+    Ok(Ok(played))
+}
+
+/// A number from the operating system's random source.
+pub fn random_u64() -> u64 {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("the operating system's random source");
+    u64::from_le_bytes(bytes)
 }

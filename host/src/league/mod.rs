@@ -197,6 +197,7 @@ pub async fn serve(config: ServeConfig) -> anyhow::Result<()> {
         signup: config.signup,
         open_signups: Arc::default(),
         trusted_proxies: Arc::new(config.trusted_proxies.clone()),
+        playground: Arc::default(),
     };
     let app = server::router(state, config.rate, config.timeouts);
     let connections = config.connections.fit_file_limit();

@@ -15,6 +15,7 @@ use serde::Deserialize;
 
 mod account;
 mod challenge;
+mod playground;
 mod signup;
 
 pub(super) use account::FORM_BYTES;
@@ -43,6 +44,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/signup", get(signup::signup_form).post(signup::signup))
         .route("/signout", post(signout))
         .route("/upload", get(upload_form).post(upload))
+        .route("/play", get(playground::page))
         .route("/account", get(account))
         .route("/account/tokens", post(add_token))
         .route("/account/tokens/{id}/revoke", post(revoke_token))
@@ -128,6 +130,7 @@ fn layout(title: &str, user: Option<&User>, body: Markup) -> Markup {
                 nav {
                     a href="/" { "Ladders" }
                     a href="/upload" { "Upload" }
+                    a href="/play" { "Playground" }
                     @if let Some(u) = user {
                         a href="/account" { "Account" }
                         span.me { "signed in as " strong { (u.name) } }
@@ -516,6 +519,7 @@ fn site_links(user: Option<&User>, stored: &StoredGame) -> Site {
     let mut nav = vec![
         link("Ladders".into(), "/".into()),
         link("Upload".into(), "/upload".into()),
+        link("Playground".into(), "/play".into()),
     ];
     match user {
         Some(u) => {

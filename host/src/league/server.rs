@@ -29,6 +29,7 @@ pub mod identity;
 pub mod listen;
 mod openapi;
 mod played;
+pub mod playground;
 pub mod proxy;
 pub mod signup;
 
@@ -74,6 +75,8 @@ pub struct AppState {
     pub open_signups: Arc<signup::OpenSignups>,
     /// The reverse proxies whose `X-Forwarded-For` is believed.
     pub trusted_proxies: Arc<Vec<proxy::Network>>,
+    /// The playground's games per client and hour.
+    pub playground: Arc<playground::Allowance>,
 }
 
 /// Requests per second each client (user, or IP address without a valid credential) may make, and
@@ -183,6 +186,7 @@ pub fn router(state: AppState, rate: RateLimit, timeouts: Timeouts) -> Router {
         .route("/api/v1/games/{id}", get(game))
         .route("/api/v1/games/{id}/replay", get(replay))
         .route("/api/v1/games/{id}/logs", get(logs))
+        .route("/api/v1/play", post(playground::play))
         .layer(DefaultBodyLimit::max(64 << 10))
         .merge(uploads)
         .merge(super::pages::routes().layer(DefaultBodyLimit::max(super::pages::FORM_BYTES)))

@@ -312,13 +312,9 @@ pub fn grid_of_numbers(rows: &Value) -> Board {
 }
 
 fn contract_frames(file: &ReplayFile) -> anyhow::Result<Vec<Frame>> {
-    use crate::games::contract::Variant;
     let h = &file.header;
     let rules = crate::games::registry::find(&h.game).map_err(anyhow::Error::msg)?;
-    let variant = Variant {
-        name: h.params["variant"].as_str().unwrap_or_default().to_string(),
-        text: h.params["text"].as_str().map(str::to_string),
-    };
+    let variant = h.variant();
     let mut game = rules
         .start(&variant, h.strategies.len() as u32, h.seed)
         .map_err(anyhow::Error::msg)?;

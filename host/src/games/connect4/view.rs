@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::games::connect4::RULES;
-use crate::games::contract::{Rules, Variant};
+use crate::games::contract::Rules;
 use crate::replay::ReplayFile;
 use crate::view::frames::{Board, Frame};
 use crate::view::games::GameView;
@@ -84,10 +84,7 @@ impl Grid {
 /// contract from the header's variant.
 pub fn grids(file: &ReplayFile) -> anyhow::Result<Vec<Grid>> {
     let h = &file.header;
-    let variant = Variant {
-        name: h.params["variant"].as_str().unwrap_or_default().to_string(),
-        text: h.params["text"].as_str().map(str::to_string),
-    };
+    let variant = h.variant();
     let mut game = RULES
         .start(&variant, 2, h.seed)
         .map_err(|e| file.bad(file.header_line, e))?;

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::games::contract::{Rules, Variant};
+use crate::games::contract::Rules;
 use crate::replay::ReplayFile;
 use crate::view::frames::{Board, Frame};
 use crate::view::games::GameView;
@@ -29,10 +29,7 @@ pub enum Cell {
 pub fn boards(file: &ReplayFile) -> anyhow::Result<Vec<Vec<Vec<Cell>>>> {
     let h = &file.header;
     let rules = &super::RULES;
-    let variant = Variant {
-        name: h.params["variant"].as_str().unwrap_or_default().to_string(),
-        text: h.params["text"].as_str().map(str::to_string),
-    };
+    let variant = h.variant();
     let mut game = rules
         .start(&variant, h.strategies.len() as u32, h.seed)
         .map_err(anyhow::Error::msg)?;

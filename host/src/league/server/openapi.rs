@@ -6,7 +6,7 @@ use utoipa::OpenApi;
 #[derive(Debug, OpenApi)]
 #[openapi(
     info(title = "botbox league", description = "Upload WASM and Luau bots to sandboxed ladders that play around the clock."),
-    paths(super::health, super::openapi, super::status, super::signup::signup, super::me, super::add_token, super::revoke_token, super::ladders, super::ladder, super::variant_ladders, super::upload, super::bot, super::retire, super::bot_games, super::challenges::challenge, super::challenges::challenges, super::played::game, super::played::replay, super::played::logs),
+    paths(super::health, super::openapi, super::status, super::signup::signup, super::me, super::add_token, super::revoke_token, super::ladders, super::ladder, super::variant_ladders, super::upload, super::bot, super::retire, super::bot_games, super::challenges::challenge, super::challenges::challenges, super::played::game, super::played::replay, super::played::logs, super::playground::play),
     modifiers(&Security)
 )]
 pub struct ApiDoc;

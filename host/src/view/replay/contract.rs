@@ -38,15 +38,11 @@ pub(crate) fn apply_turn(
 pub(crate) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> {
     let mut text = String::new();
     let out = &mut text;
-    use crate::games::contract::Variant;
     let h = &file.header;
     let at = |line: usize| format!("{}:{line}", file.path.display());
     let rules = crate::games::registry::find(&h.game)
         .map_err(|e| anyhow::anyhow!("{}: {e}", at(file.header_line)))?;
-    let variant = Variant {
-        name: h.params["variant"].as_str().unwrap_or_default().to_string(),
-        text: h.params["text"].as_str().map(str::to_string),
-    };
+    let variant = h.variant();
     let mut game = rules
         .start(&variant, h.strategies.len() as u32, h.seed)
         .map_err(|e| anyhow::anyhow!("{}: {e}", at(file.header_line)))?;
