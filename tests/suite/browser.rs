@@ -1298,6 +1298,10 @@ fn the_playground_plays_a_bot_written_in_the_page_and_keeps_to_its_allowance() {
         page.contains("\"frames\""),
         "the viewer has the game's frames"
     );
+    assert!(
+        !page.contains(dir.to_str().unwrap()),
+        "no path on the server is in the page"
+    );
     browser.screenshot(&dir.join("playground.png"));
     // A syntax error names its line.
     browser.eval(
@@ -1324,6 +1328,55 @@ fn the_playground_plays_a_bot_written_in_the_page_and_keeps_to_its_allowance() {
     assert!(
         refused[1].as_str().unwrap().contains("games an hour"),
         "{refused}"
+    );
+    // Signed in: a ladder bot is an opponent too (its own logs stay its owner's), and "Upload to
+    // the ladder" fills the upload form with the bot.
+    let bob = league.user("bob");
+    league.upload_ok(
+        &bob,
+        "random-c4",
+        "connect4",
+        &at("strategies/lua/connect4/random.lua"),
+    );
+    let alice = league.user("alice");
+    sign_in(&browser, &url, &alice);
+    browser.open(&format!("{url}/play"));
+    browser.eval(
+        "const g = document.querySelector('#game'); g.value = 'connect4'; \
+         g.dispatchEvent(new Event('change')); return true",
+    );
+    browser.wait_for(
+        "return [...document.querySelectorAll('#opponent option')].some(o => o.value === 'random-c4')",
+        "the ladder's bots are opponents",
+    );
+    browser.eval(&format!(
+        "document.querySelector('#source').value = {}; document.querySelector('#opponent').value = 'random-c4'; \
+         document.querySelector('#games').value = '2'; document.querySelector('#run').click(); return true",
+        json!(LOGGER)
+    ));
+    browser.wait_for(
+        "return document.querySelectorAll('#results li').length === 2",
+        "two games against a ladder bot",
+    );
+    let page = browser.eval("return document.querySelector('#viewer').srcdoc");
+    let page = page.as_str().unwrap();
+    assert!(
+        page.contains("random-c4@v1"),
+        "the opponent is the ladder bot"
+    );
+    assert!(page.contains("logger picks column"), "the bot's own prints");
+    assert!(
+        page.contains("\"logs_hidden\""),
+        "the other seat's logs are its owner's"
+    );
+    browser.eval("document.querySelector('#upload').click(); return true");
+    browser.wait_for(
+        "return location.pathname === '/upload' && document.querySelector('input[name=\"file\"]').files.length === 1",
+        "the upload form has the bot",
+    );
+    assert_eq!(
+        browser.eval("return document.querySelector('select[name=\"game\"]').value"),
+        json!("connect4")
     );
     // The refusals the page asked for are the only errors (the browser logs a 4xx response).
     let errors: Vec<String> = browser

@@ -411,14 +411,25 @@ pub struct PlaygroundGame {
 /// The name a playground bot's messages give it.
 pub const PLAYGROUND_FILE: &str = "playground.lua";
 
-/// Plays up to `games` unrated games of the Luau `source` against the game's sparring bot (every
-/// other seat), the seats taking turns, on the ladder's set-up with seeds of `seed`; stops starting
-/// games after `budget`. Nothing is kept: the replays come back as viewer pages. The error is for
-/// the author: the source does not load (its line), or the game has no sparring bot.
+/// A ladder bot a playground bot plays against: its name in the games, and its stored version.
+#[derive(Debug, Clone)]
+pub struct Opponent {
+    pub name: String,
+    pub kind: String,
+    pub source: Vec<u8>,
+    pub file_name: String,
+}
+
+/// Plays up to `games` unrated games of the Luau `source` against `opponent` (a ladder bot) or
+/// the game's sparring bot (every other seat), the seats taking turns, on the ladder's set-up with
+/// seeds of `seed`; stops starting games after `budget`. Nothing is kept: the replays come back as
+/// viewer pages, with the playground bot's log lines and faults only (a ladder bot's are its
+/// owner's). The error is for the author: the source does not load (its line), or the game has no
+/// bot to play against.
 pub fn playground(
     cache: &Cache,
     game: &str,
-    source: &[u8],
+    (source, opponent): (&[u8], Option<&Opponent>),
     limits: &LimitSpec,
     (games, seed, budget): (usize, u64, std::time::Duration),
 ) -> anyhow::Result<Result<Vec<PlaygroundGame>, String>> {
@@ -429,15 +440,21 @@ pub fn playground(
     };
     let rules = registry::find(game).map_err(anyhow::Error::msg)?;
     let seats = ladder(game, seed)?.seats();
-    let sparring = match (seats, rules.info().sparring) {
-        (1, _) => None,
-        (_, Some((name, text))) => Some((
-            name,
+    let sparring = match (seats, opponent, rules.info().sparring) {
+        (1, _, _) => None,
+        (_, Some(o), _) => Some((
+            o.name.clone(),
+            cache
+                .strategy(&o.kind, &o.source, limits, &o.file_name)?
+                .map_err(|e| anyhow::anyhow!("{}: {e}", o.name))?,
+        )),
+        (_, None, Some((name, text))) => Some((
+            name.to_string(),
             cache
                 .strategy("lua", text.as_bytes(), limits, &format!("{name}.lua"))?
                 .map_err(|e| anyhow::anyhow!("the bundled {name}: {e}"))?,
         )),
-        (_, None) => return Ok(Err(format!("{game} has no bot to play against"))),
+        (_, None, None) => return Ok(Err(format!("{game} has no bot to play against"))),
     };
     let mut played = Vec::new();
     for i in 0..games {
@@ -450,7 +467,7 @@ pub fn playground(
         let entries: Vec<Entry> = (0..seats)
             .map(|s| match (&sparring, s == seat) {
                 (Some((name, partner)), false) => Entry {
-                    name: (*name).into(),
+                    name: name.clone(),
                     strategy: partner.clone(),
                 },
                 _ => Entry {
@@ -468,11 +485,29 @@ pub fn playground(
             round: 0,
         };
         let (ending, replay) = setup.play(&scheduled, &players, true);
-        let replay = replay.context("the game kept no replay")?;
+        let mut replay = replay.context("the game kept no replay")?;
+        // Named as the games name them; no path on the server in the page.
+        replay.edit_header(|header| {
+            for ((s, e), seat_index) in header.strategies.iter_mut().zip(&entries).zip(0..) {
+                s.name = e.name.clone();
+                s.path = match seat_index == seat {
+                    true => PLAYGROUND_FILE.to_string(),
+                    false => format!("league:{}", e.strategy.hash()),
+                };
+            }
+        });
         let text = String::from_utf8_lossy(&replay.to_bytes()).into_owned();
+        // Another owner's bot keeps its log lines and fault messages, as on a game's page.
+        let text = match opponent {
+            Some(_) => super::server::played::redact_replay(&text, |s| s == seat),
+            None => text,
+        };
         let file = crate::replay::parse(&text).map_err(|e| anyhow::anyhow!("{e}"))?;
         let mut viewer = crate::view::frames::frames(&file)?;
         viewer.title = format!("playground game {}: {}", i + 1, rules.name());
+        if opponent.is_some() {
+            viewer.logs_hidden = (0..seats).map(|s| s != seat).collect();
+        }
         let fault = ending
             .faults
             .get(seat)

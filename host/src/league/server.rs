@@ -28,7 +28,7 @@ mod extract;
 pub mod identity;
 pub mod listen;
 mod openapi;
-mod played;
+pub(crate) mod played;
 pub mod playground;
 pub mod proxy;
 pub mod signup;

@@ -6,7 +6,7 @@ use axum::extract::multipart::MultipartError;
 use axum::extract::{Form, Multipart, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use maud::html;
+use maud::{PreEscaped, html};
 use serde::Deserialize;
 
 use super::{Viewer, error_page, from_api, layout};
@@ -92,6 +92,23 @@ pub(super) async fn signout(State(state): State<AppState>, headers: HeaderMap) -
     response
 }
 
+/// The upload page's script: takes the bot the playground left in this tab's session storage.
+const FROM_PLAYGROUND: &str = r#"
+(function () {
+  const saved = sessionStorage.getItem("playground-bot");
+  if (!saved) return;
+  sessionStorage.removeItem("playground-bot");
+  let bot;
+  try { bot = JSON.parse(saved); } catch (e) { return; }
+  const game = document.querySelector('select[name="game"]');
+  if ([...game.options].some((o) => o.value === bot.game)) game.value = bot.game;
+  const files = new DataTransfer();
+  files.items.add(new File([bot.source], bot.game + "_bot.lua", { type: "text/plain" }));
+  document.querySelector('input[name="file"]').files = files.files;
+  document.getElementById("from-playground").hidden = false;
+})();
+"#;
+
 pub(super) async fn upload_form(Viewer(user): Viewer) -> Response {
     if user.is_none() {
         return Redirect::to("/signin").into_response();
@@ -107,6 +124,9 @@ pub(super) async fn upload_form(Viewer(user): Viewer) -> Response {
             button.primary type="submit" { "Upload" }
         }
         p.muted { "The league compiles it and plays a smoke game against a bundled bot before it goes on the ladder. The same name again uploads a new version." }
+        p.muted id="from-playground" hidden { "The bot from the playground is in the form: give it a name." }
+        // A bot the playground hands over: its game chosen and its source as the form's file.
+        script { (PreEscaped(FROM_PLAYGROUND)) }
     };
     Html(layout("Upload", user.as_ref(), body).into_string()).into_response()
 }

@@ -22,11 +22,36 @@ const SCRIPT: &str = r#"
     gutter.textContent = Array.from({ length: n }, (_, i) => i + 1).join("\n");
     gutter.scrollTop = source.scrollTop;
   }
-  function template() { source.value = templates[$("game").value] || ""; numbers(); }
+  function template() { source.value = templates[$("game").value] || ""; numbers(); opponents(); }
+  // The opponents: the game's bundled bot, or any bot of its ladder (the public ladder's list).
+  async function opponents() {
+    const select = $("opponent"), game = $("game").value;
+    select.textContent = "";
+    const bundled = document.createElement("option");
+    bundled.value = "";
+    bundled.textContent = "the game's bundled bot";
+    select.appendChild(bundled);
+    try {
+      const r = await fetch("/api/v1/ladders/" + encodeURIComponent(game));
+      if (!r.ok || $("game").value !== game) return;
+      const ladder = await r.json();
+      for (const row of ladder.rows || []) {
+        const o = document.createElement("option");
+        o.value = row.bot;
+        o.textContent = row.bot + " v" + row.version + " by " + row.owner + " (ladder)";
+        select.appendChild(o);
+      }
+    } catch (e) { /* the bundled bot is still there */ }
+  }
   source.addEventListener("input", numbers);
   source.addEventListener("scroll", () => { gutter.scrollTop = source.scrollTop; });
   $("game").addEventListener("change", template);
   template();
+  // The upload page takes the bot from here (it fills its form with it).
+  $("upload").addEventListener("click", () => {
+    sessionStorage.setItem("playground-bot", JSON.stringify({ game: $("game").value, source: source.value }));
+    location.href = "/upload";
+  });
   $("download").addEventListener("click", () => {
     const a = document.createElement("a");
     a.href = URL.createObjectURL(new Blob([source.value], { type: "text/plain" }));
@@ -44,7 +69,9 @@ const SCRIPT: &str = r#"
       const r = await fetch("/api/v1/play", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ game: $("game").value, source: source.value, games: Number($("games").value) }),
+        body: JSON.stringify(Object.assign(
+          { game: $("game").value, source: source.value, games: Number($("games").value) },
+          $("opponent").value ? { opponent: $("opponent").value } : {})),
       });
       const body = await r.json().catch(() => ({ error: "the server's answer is not JSON (" + r.status + ")" }));
       if (!r.ok) { status.className = "error"; status.textContent = body.error || String(r.status); return; }
@@ -113,12 +140,14 @@ pub(super) async fn page(Viewer(user): Viewer) -> Response {
             p.muted { "The bot is a file returning a table of functions; each gets what its seat sees and answers with an action. "
                 "The observation and answer of each game are in botbox's docs (docs/<game>.md) and in "
                 a href="/api/v1/openapi.json" { "the API" } "'s schemas; " code { "print" } " writes to your bot's log." }
+            label id="opponent-label" { "Against " select id="opponent" {} }
             label { "Games " input id="games" type="number" min="1" max=(MAX_GAMES) value="3"; }
             div {
                 button.primary id="run" type="button" { "Run" }
                 " "
+                button id="upload" type="button" { "Upload to the ladder" }
+                " "
                 button id="download" type="button" { "Download bot.lua" }
-                " then " a href="/upload" { "upload it to the ladder" }
             }
         }
         p id="status" role="status" {}

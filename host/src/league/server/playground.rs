@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::AppState;
 use super::extract::{ApiError, ApiResult, Body, ErrorBody};
 use super::identity::RateKey;
-use crate::league::games::{self, PlaygroundGame};
+use crate::league::games::{self, Opponent, PlaygroundGame};
 
 /// Games a visitor who is not signed in may play an hour, per address.
 pub const ANONYMOUS_GAMES_PER_HOUR: usize = 20;
@@ -40,6 +40,10 @@ pub struct PlayRequest {
     /// Games to play, the bot taking each seat in turn (1 to 10).
     #[serde(default = "three")]
     pub games: usize,
+    /// A bot of the game's ladder to play against (its playing version), by name; the game's
+    /// bundled sparring bot when none is given.
+    #[serde(default)]
+    pub opponent: Option<String>,
 }
 
 fn three() -> usize {
@@ -97,6 +101,7 @@ pub(super) async fn play(
         game,
         source,
         games,
+        opponent,
     } = request;
     games::seats(&game).map_err(|e| ApiError::new(StatusCode::NOT_FOUND, e.to_string()))?;
     if !(1..=MAX_GAMES).contains(&games) {
@@ -135,6 +140,10 @@ pub(super) async fn play(
                 ),
             )
         })?;
+    let opponent = match opponent {
+        None => None,
+        Some(name) => Some(ladder_bot(&state, &game, &name).await?),
+    };
     // Played one request at a time with the upload checks, off the async threads.
     let permit = state
         .checks
@@ -149,7 +158,7 @@ pub(super) async fn play(
         games::playground(
             &cache,
             &game,
-            source.as_bytes(),
+            (source.as_bytes(), opponent.as_ref()),
             &limits,
             (games, seed, BUDGET),
         )
@@ -163,6 +172,27 @@ pub(super) async fn play(
         left,
         games: played,
     }))
+}
+
+/// The playing version of the bot `name` on `game`'s ladder, as an opponent.
+async fn ladder_bot(state: &AppState, game: &str, name: &str) -> ApiResult<Opponent> {
+    let ladder = state.store.ladder(game).await?;
+    let version = ladder.iter().find(|v| v.bot == name).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no bot {name:?} plays on the {game} ladder"),
+        )
+    })?;
+    let (kind, source, file_name) =
+        state.store.source(version.id).await?.ok_or_else(|| {
+            ApiError::new(StatusCode::NOT_FOUND, format!("{name}'s source is gone"))
+        })?;
+    Ok(Opponent {
+        name: format!("{}@v{}", version.bot, version.number),
+        file_name: games::file_name(file_name.as_deref(), &version.bot, &kind),
+        kind,
+        source,
+    })
 }
 
 #[cfg(test)]
