@@ -74,7 +74,7 @@ fn league_pages_and_refusals_say_what_is_so() {
     };
     assert!(!ladder("2048").contains("W-D-L"));
     assert!(ladder("worms").contains("W-D-L"));
-    // Nor on a 2048 bot's page, whose versions show mean points, not a rating.
+    // Nor on a 2048 bot's page, whose versions show mean score, not a rating.
     league.upload_ok(
         &alice,
         "corner",
@@ -91,7 +91,7 @@ fn league_pages_and_refusals_say_what_is_so() {
     };
     let corner = bot("corner");
     assert!(
-        !corner.contains("W-D-L") && corner.contains("mean points"),
+        !corner.contains("W-D-L") && corner.contains("mean score"),
         "{corner}"
     );
     assert!(bot("greedy").contains("W-D-L"));

@@ -251,7 +251,7 @@ async fn ladder(
         div.scroll { table id="ladder" {
             thead { tr {
                 th { "#" } th { "bot" } th { "owner" } th { "version" }
-                th { @if solo { "mean points" } @else { "rating" } } th { "±" }
+                th { @if solo { "mean score" } @else { "rating" } } th { "±" }
                 // A game played alone has no wins, draws or losses.
                 th { "games" } @if !solo { th { "W-D-L" } } th { "faults" }
             } }
@@ -408,7 +408,7 @@ async fn bot(
         h2 { "Versions" }
         div.scroll { table id="versions" {
             thead { tr { th { "version" } th { "kind" } th { "sha256" }
-                th { @if solo { "mean points" } @else { "rating" } } th { "±" } th { "games" }
+                th { @if solo { "mean score" } @else { "rating" } } th { "±" } th { "games" }
                 // A game played alone has no wins, draws or losses.
                 @if !solo { th { "W-D-L" } } th { "faults" } } }
             tbody { @for v in &versions { tr {

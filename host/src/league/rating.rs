@@ -37,7 +37,7 @@ impl Model {
             Model::WengLin => {
                 "Weng-Lin (OpenSkill), beta 25/6: mu ± 3 sigma, ranked by mu - 3 sigma"
             }
-            Model::Points => "mean points per game ± 95% (normal approximation)",
+            Model::Points => "mean score per game ± 95% (normal approximation): the game's score",
         }
     }
 }
@@ -46,7 +46,7 @@ impl Model {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
     pub model: Model,
-    /// Glicko-2 rating, Weng-Lin mu, or mean points.
+    /// Glicko-2 rating, Weng-Lin mu, or mean score (solo games).
     pub value: f64,
     /// Glicko-2 deviation, Weng-Lin sigma, or the standard deviation of the points.
     pub uncertainty: f64,

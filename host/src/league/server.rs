@@ -404,9 +404,9 @@ pub struct LadderRow {
     /// The version that plays, from 1.
     pub version: i64,
     pub kind: String,
-    /// Glicko-2 rating, Weng-Lin mu, or mean points.
+    /// Glicko-2 rating, Weng-Lin mu, or mean score (solo games).
     pub rating: f64,
-    /// Glicko-2 deviation, Weng-Lin sigma, or the 95% margin of the mean points.
+    /// Glicko-2 deviation, Weng-Lin sigma, or the 95% margin of the mean score.
     pub uncertainty: f64,
     /// What the ladder sorts by (rating less its uncertainty; the mean for solo games).
     pub rank_value: f64,

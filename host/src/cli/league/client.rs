@@ -91,7 +91,7 @@ pub(super) fn list(a: ListArgs) -> anyhow::Result<ExitCode> {
         "bot",
         "owner",
         "version",
-        if solo { "mean points" } else { "rating" },
+        if solo { "mean score" } else { "rating" },
         "±",
         "games",
         "W-D-L",
