@@ -5,6 +5,8 @@
 //! random id is the cookie (HttpOnly, SameSite=Strict, Secure); form posts from another origin are
 //! refused.
 
+use std::collections::BTreeMap;
+
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
@@ -243,6 +245,19 @@ async fn ladder(
     };
     let model = Model::for_seats(super::games::seats(&game).unwrap_or(2));
     let solo = model == Model::Points;
+    let course = match solo {
+        true => match benchmark(&state, &game, &versions).await {
+            Ok(c) => c,
+            Err(e) => return from_api(user.as_ref(), e.into()),
+        },
+        false => BTreeMap::new(),
+    };
+    let tiles: Vec<String> = course
+        .values()
+        .next()
+        .and_then(|e| e["reached"].as_array())
+        .map(|r| r.iter().map(|m| m["tile"].to_string()).collect())
+        .unwrap_or_default();
     let body = html! {
         h1 { (game) " ladder" }
         p.muted { (model.describe()) }
@@ -254,6 +269,12 @@ async fn ladder(
                 th { @if solo { "mean score" } @else { "rating" } } th { "±" }
                 // A game played alone has no wins, draws or losses.
                 th { "games" } @if !solo { th { "W-D-L" } } th { "faults" }
+                // A game with a benchmark of its own (2048): its points over each version's
+                // newest games and the share of them reaching each milestone tile.
+                @if !tiles.is_empty() {
+                    th title="the sum over its newest 100 games of largest tile / 2048" { "points / 100" }
+                    @for t in &tiles { th { (t) } }
+                }
             } }
             tbody { @for (i, v) in versions.iter().enumerate() {
                 @let r = row(i + 1, v);
@@ -267,11 +288,62 @@ async fn ladder(
                     td.n { (r.games) }
                     @if !solo { td { (r.wins) "-" (r.draws) "-" (r.losses) } }
                     td.n { (r.faults) }
+                    @if !tiles.is_empty() {
+                        @match course.get(&v.id) {
+                            Some(e) => {
+                                td.n { (format!("{:.2}", e["points"].as_f64().unwrap_or(0.0))) }
+                                @for m in e["reached"].as_array().into_iter().flatten() {
+                                    td.n { (format!("{:.0}%", 100.0 * m["share"].as_f64().unwrap_or(0.0))) }
+                                }
+                            }
+                            None => { td {} @for _ in &tiles { td {} } }
+                        }
+                    }
                 }
             } }
         } }
+        @if !tiles.is_empty() {
+            p.muted { "Ranked by mean score. Points: the benchmark's, the sum over a version's newest 100 games of largest tile / 2048 (100 at most); each tile, the share of those games that reached it." }
+        }
     };
     Html(layout(&format!("{game} ladder"), user.as_ref(), body).into_string()).into_response()
+}
+
+/// Games of each version a solo ladder's benchmark is computed over (the course's length).
+const BENCHMARK_GAMES: usize = 100;
+
+/// The game's own benchmark of each version on a solo ladder, by version id (2048: points and
+/// milestone shares over its newest games); none for a game without one.
+async fn benchmark(
+    state: &AppState,
+    game: &str,
+    versions: &[super::store::Version],
+) -> Result<BTreeMap<i64, serde_json::Value>, super::store::StoreError> {
+    let Ok(rules) = crate::games::registry::find(game) else {
+        return Ok(BTreeMap::new());
+    };
+    let setup = crate::tournament::setup::of(rules);
+    // One read of the newest games, enough for every version's course.
+    let limit = (versions.len() * BENCHMARK_GAMES).clamp(1, 50_000) as i64;
+    let mut by_version: BTreeMap<i64, Vec<crate::tournament::runner::GameRecord>> = BTreeMap::new();
+    for (version, record) in state.store.solo_records(game, limit).await? {
+        let games = by_version.entry(version).or_default();
+        if games.len() < BENCHMARK_GAMES {
+            games.push(record);
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (version, records) in by_version {
+        let Some(name) = records.first().and_then(|r| r.players.first()).cloned() else {
+            continue;
+        };
+        if let Some(figures) = setup.benchmark(&[name.as_str()], &records)
+            && let Some(entry) = figures["entries"].get(0)
+        {
+            out.insert(version, entry.clone());
+        }
+    }
+    Ok(out)
 }
 
 /// Links between a game's rating ladder and its ladder on each variant (none for a game with one

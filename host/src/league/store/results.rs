@@ -80,6 +80,32 @@ impl Store {
         Ok(out)
     }
 
+    /// The records of `game`'s newest games (at most `limit` seats' worth), each with the version
+    /// in its seat 0: what a solo game's ladder computes its benchmark from.
+    pub async fn solo_records(
+        &self,
+        game: &str,
+        limit: i64,
+    ) -> Result<Vec<(i64, GameRecord)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seats.version_id, results.record FROM results \
+             JOIN seats ON seats.result_id = results.id AND seats.seat = 0 \
+             WHERE results.game = $1 ORDER BY results.id DESC LIMIT $2",
+        )
+        .bind(game)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let record: String = r.try_get(1)?;
+                let record = serde_json::from_str(&record)
+                    .map_err(|e| StoreError::Invalid(format!("stored record: {e}")))?;
+                Ok((r.try_get(0)?, record))
+            })
+            .collect()
+    }
+
     /// How many games have been recorded, in all or of one game.
     pub async fn result_count(&self, game: Option<&str>) -> Result<i64, StoreError> {
         let row = sqlx::query("SELECT COUNT(*) FROM results WHERE $1 = '' OR game = $1")
