@@ -27,5 +27,6 @@ mod sandbox;
 mod sprt;
 mod util;
 mod watching;
+mod what_if;
 mod worms;
 mod worms_bots;

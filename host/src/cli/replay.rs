@@ -19,7 +19,13 @@ use crate::view::replay::render;
   botbox replay replays/2048-0001.jsonl --last 5
   botbox replay replays/bs-0012.jsonl               # a BS game turn by turn, every card face up
   botbox replay replays/worms-0007.jsonl            # animated on a terminal: space, arrows, + and -
-  botbox replay replays/worms-0007.jsonl --print    # every board as text")]
+  botbox replay replays/worms-0007.jsonl --print    # every board as text
+  botbox replay replays/connect4-0003.jsonl --seat 0 --turn 31 --with my_bot_v2.lua
+  botbox replay replays/connect4-0003.jsonl --seat 0 --with my_bot_v2.lua   # every turn of seat 0
+
+With --with, the seat's observations are rebuilt from the replay and given to the other bot (every
+earlier one too, in order, so the state it keeps between turns is its own); the recorded moves are
+played on whatever it answers.")]
 pub struct Args {
     /// The replay file (JSON Lines, see docs/replay-format.md)
     file: PathBuf,
@@ -29,10 +35,44 @@ pub struct Args {
     /// Print the game as text even on a terminal (Wormworld games are animated there by default)
     #[arg(long)]
     print: bool,
+    /// Decide the seat's turns again with this bot (.lua, .wasm, .wat, a Rust crate or a program)
+    /// and show where it chooses differently
+    #[arg(long = "with", value_name = "BOT", requires = "seat")]
+    with: Option<PathBuf>,
+    /// The seat whose turns --with decides again (from 0)
+    #[arg(long, value_name = "S", requires = "with")]
+    seat: Option<u32>,
+    /// Only this move (its number in `botbox replay FILE`)
+    #[arg(long, value_name = "N", requires = "with")]
+    turn: Option<usize>,
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
 }
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let file = replay::read(&args.file)?;
+    if let (Some(bot), Some(seat)) = (&args.with, args.seat) {
+        render(&file, Some(0))?;
+        let strategy = super::load(bot, &args.limits)?;
+        let decisions = crate::play::whatif::decide_again(&file, seat, &strategy, args.turn)?;
+        let names: Vec<&str> = file
+            .header
+            .strategies
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect();
+        super::print_report(
+            what_if(
+                &decisions,
+                seat,
+                names.get(seat as usize).copied(),
+                strategy.name(),
+                args.turn,
+            )
+            .trim_end(),
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let animate = !args.print && args.last.is_none() && std::io::stdout().is_terminal();
     if file.header.game == crate::games::contract::Rules::name(&crate::games::worms::RULES)
         && animate
@@ -49,4 +89,83 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let out = render(&file, args.last)?;
     super::print_report(out.trim_end())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The decisions of `--with` in words: one turn side by side, or where the new bot differs.
+fn what_if(
+    decisions: &[crate::play::whatif::Decision],
+    seat: u32,
+    recorded: Option<&str>,
+    new: &str,
+    turn: Option<usize>,
+) -> String {
+    use std::fmt::Write as _;
+    let recorded = recorded.unwrap_or("?");
+    let short = |v: &serde_json::Value| {
+        let text = v.to_string();
+        match text.char_indices().nth(100) {
+            Some((at, _)) => format!("{}...", &text[..at]),
+            None => text,
+        }
+    };
+    let answer = |d: &crate::play::whatif::Decision| match &d.answer {
+        Ok(v) => short(v),
+        Err(f) => format!("fault {:?}: {}", f.kind, f.message),
+    };
+    let mut out = String::new();
+    if turn.is_some() {
+        for d in decisions {
+            let _ = writeln!(
+                out,
+                "move {} of seat {seat} ({}): `{}` saw",
+                d.turn, recorded, d.function
+            );
+            let _ = writeln!(out, "  {}", d.observation);
+            let _ = writeln!(out, "recorded ({recorded}): {}", short(&d.recorded));
+            let mark = if d.differs() {
+                "   <- differs"
+            } else {
+                "   (the same)"
+            };
+            let _ = writeln!(
+                out,
+                "new ({new}):{} {}{mark}",
+                " ".repeat(recorded.len().saturating_sub(new.len())),
+                answer(d)
+            );
+            for line in &d.log {
+                let _ = writeln!(out, "  | {line}");
+            }
+        }
+        return out;
+    }
+    let differ: Vec<&crate::play::whatif::Decision> =
+        decisions.iter().filter(|d| d.differs()).collect();
+    let at: Vec<String> = differ.iter().map(|d| d.turn.to_string()).collect();
+    let _ = writeln!(
+        out,
+        "{new} in seat {seat} (recorded: {recorded}) differs at {} of {} turns{}",
+        differ.len(),
+        decisions.len(),
+        if at.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", at.join(", "))
+        }
+    );
+    for d in &differ {
+        let _ = writeln!(
+            out,
+            "move {}: recorded {}, new {}",
+            d.turn,
+            short(&d.recorded),
+            answer(d)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "(the new bot was given every observation of seat {seat} in order, and the game went on as \
+         recorded; --turn N shows one turn whole, with the bot's log)"
+    );
+    out
 }

@@ -1,0 +1,186 @@
+//! What would another bot have done? A recorded game is re-played through its contract, and at each
+//! turn of one seat the observation that seat had is rebuilt from the replay alone (hidden
+//! information included: a BS seat's own hand, never another's) and given to another strategy, as
+//! the driver gives it: the same JSON, the same function, the same seat and seed. Every earlier
+//! observation of that seat, and every notice it would have heard, reaches the new strategy in
+//! order, so the state it keeps between turns is its own. The recorded moves are then played on,
+//! whatever the new strategy answered: the game stays on its recorded path.
+
+use serde_json::Value;
+
+use crate::games::contract::{Match, Rules, SeatIndex};
+use crate::games::{registry, seat_seed};
+use crate::replay::ReplayFile;
+use crate::runtime::payload::Ignored;
+use crate::runtime::{Fault, Setup, Strategy};
+
+/// One turn of the seat, decided again.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    /// The move's number in the replay, from 1 (as `botbox replay` numbers them).
+    pub turn: usize,
+    /// The function the seat was asked (`choose_move`, BS's `play` or `call`).
+    pub function: String,
+    /// What the seat saw: the JSON its strategy received.
+    pub observation: Value,
+    /// What the recorded strategy answered (the action played).
+    pub recorded: Value,
+    /// What the new strategy answers, or its fault.
+    pub answer: Result<Value, Fault>,
+    /// The new strategy's log lines from this decision (its `print`s).
+    pub log: Vec<String>,
+    /// Whether it chooses otherwise: its answer is refused, faults, or leaves the game in another
+    /// state than the recorded move did (an answer written otherwise that the game takes as the
+    /// same move, such as a dice move with its `captures` flag, is the same choice).
+    pub differs: bool,
+}
+
+impl Decision {
+    /// Whether the new strategy chooses otherwise than the recorded one (a fault is otherwise).
+    pub fn differs(&self) -> bool {
+        self.differs
+    }
+}
+
+/// Every turn of `seat` in the contract replay `file` (only move `only`, if given) decided again by
+/// `strategy`. The error says why the replay cannot be re-played this way.
+pub fn decide_again(
+    file: &ReplayFile,
+    seat: SeatIndex,
+    strategy: &Strategy,
+    only: Option<usize>,
+) -> anyhow::Result<Vec<Decision>> {
+    let h = &file.header;
+    anyhow::ensure!(
+        h.params.get("variant").is_some(),
+        "this replay was written before {} was played through its contract; play the game again \
+         to decide it again",
+        h.game
+    );
+    let rules: &dyn Rules = registry::find(&h.game).map_err(anyhow::Error::msg)?;
+    let seats = h.strategies.len();
+    anyhow::ensure!(
+        (seat as usize) < seats,
+        "seat {seat}: the game has seats 0 to {}",
+        seats - 1
+    );
+    if let Some(n) = only {
+        anyhow::ensure!(
+            (1..=file.turns.len()).contains(&n),
+            "move {n}: the replay has moves 1 to {}",
+            file.turns.len()
+        );
+        let asked = file.turns[n - 1]["seat"].as_u64();
+        anyhow::ensure!(
+            asked == Some(u64::from(seat)),
+            "move {n} is seat {}'s, not seat {seat}'s (`botbox replay FILE` numbers the moves)",
+            asked.map_or("?".to_string(), |s| s.to_string())
+        );
+    }
+    let start = || {
+        rules
+            .start(&h.variant(), seats as u32, h.seed)
+            .map_err(anyhow::Error::msg)
+    };
+    let mut game = start()?;
+    // A second game on the same path, where the new answers are tried: the same state after an
+    // answer as after the recorded move is the same choice. Made again from the start when an
+    // answer took it elsewhere.
+    let mut probe = Some(start()?);
+    let mut instance = strategy
+        .instantiate(&Setup::new(rules.name(), seat_seed(h.seed, seat), seat))
+        .map_err(|f| anyhow::anyhow!("the strategy does not start: {f}"))?;
+    let mut decisions = Vec::new();
+    let last = only.unwrap_or(file.turns.len());
+    for (i, t) in file.turns.iter().enumerate().take(last) {
+        let asked = t["seat"].as_u64().map(|s| s as SeatIndex);
+        let function = t["function"].as_str().unwrap_or_default().to_string();
+        let opening = t["opening"] == true;
+        let mut tried = None;
+        if asked == Some(seat) && !opening && t["fault"] != true {
+            let observation = game.observation(seat);
+            let before = instance.log_len();
+            let answer = instance.call::<Value, Value>(&function, &observation);
+            let log = instance.log().into_iter().skip(before).collect();
+            if probe.is_none() {
+                probe = Some(replayed(start()?, &file.turns[..i])?);
+            }
+            let applies = match (&answer, probe.as_mut()) {
+                (Ok(a), Some(p)) => p.apply(a).is_ok(),
+                _ => false,
+            };
+            tried = Some(applies);
+            if only.is_none_or(|n| n == i + 1) {
+                decisions.push(Decision {
+                    turn: i + 1,
+                    function,
+                    observation,
+                    recorded: t["action"].clone(),
+                    answer,
+                    log,
+                    differs: true,
+                });
+            }
+        }
+        // The game goes on as recorded.
+        apply(game.as_mut(), t)
+            .map_err(|e| anyhow::anyhow!("{}: move {}: {e}", file.path.display(), i + 1))?;
+        let notices = game.take_notices();
+        match tried {
+            // The new answer left the probe where the recorded move left the game: the same choice.
+            Some(true) => {
+                let same = probe.as_ref().is_some_and(|p| p.state() == game.state());
+                if let Some(d) = decisions.last_mut().filter(|d| d.turn == i + 1) {
+                    d.differs = !same && d.answer.as_ref() != Ok(&d.recorded);
+                }
+                match same {
+                    true => {
+                        if let Some(p) = probe.as_mut() {
+                            let _ = p.take_notices();
+                        }
+                    }
+                    false => probe = None,
+                }
+            }
+            // A refused answer or a fault changed nothing there: the recorded move goes on.
+            Some(false) | None => {
+                if let Some(p) = probe.as_mut() {
+                    apply(p.as_mut(), t).map_err(anyhow::Error::msg)?;
+                    let _ = p.take_notices();
+                }
+            }
+        }
+        // What the seat would have heard, in order (BS's events); openings tell nothing.
+        for (to, function, payload) in notices {
+            if to == seat && !opening && instance.has_function(function) {
+                let _ = instance.call::<Value, Ignored>(function, &payload);
+            }
+        }
+    }
+    Ok(decisions)
+}
+
+/// Makes the recorded turn `t` on `game`: its action, or a fault the game takes as the seat's move.
+fn apply(game: &mut dyn Match, t: &Value) -> Result<(), String> {
+    match t["fault"] == true {
+        true => {
+            let seat = t["seat"].as_u64().unwrap_or_default() as SeatIndex;
+            game.fault_move(seat)
+                .map(|_| ())
+                .ok_or_else(|| "a fault recorded as a move, which the game does not take".into())
+        }
+        false => game
+            .apply(&t["action"])
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// `game` after the recorded `turns`.
+fn replayed(mut game: Box<dyn Match>, turns: &[Value]) -> anyhow::Result<Box<dyn Match>> {
+    for t in turns {
+        apply(game.as_mut(), t).map_err(anyhow::Error::msg)?;
+        let _ = game.take_notices();
+    }
+    Ok(game)
+}
