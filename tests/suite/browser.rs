@@ -1317,6 +1317,20 @@ fn the_playground_plays_a_bot_written_in_the_page_and_keeps_to_its_allowance() {
         error.as_str().unwrap().contains("playground.lua:4"),
         "the error names the file and line: {error}"
     );
+    // A bot that never starts (an empty file) loses its games with its fault, told in the answer:
+    // never a server error, whatever the game.
+    let status = browser.eval(
+        "return fetch('/api/v1/play', {method: 'POST', headers: {'content-type': 'application/json'}, \
+           body: JSON.stringify({game: 'dice', source: '', games: 1})}).then(async r => [r.status, await r.json()])",
+    );
+    assert_eq!(status[0], json!(200), "{status}");
+    assert!(
+        status[1]["games"][0]["fault"]
+            .as_str()
+            .unwrap()
+            .contains("table of functions"),
+        "{status}"
+    );
     // The allowance of a visitor: 20 games an hour; asking past it is refused with the reason.
     let refused = browser.eval(
         "const ask = () => fetch('/api/v1/play', {method: 'POST', headers: {'content-type': 'application/json'}, \

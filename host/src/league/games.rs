@@ -502,18 +502,38 @@ pub fn playground(
             Some(_) => super::server::played::redact_replay(&text, |s| s == seat),
             None => text,
         };
-        let file = crate::replay::parse(&text).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut viewer = crate::view::frames::frames(&file)?;
-        viewer.title = format!("playground game {}: {}", i + 1, rules.name());
-        if opponent.is_some() {
-            viewer.logs_hidden = (0..seats).map(|s| s != seat).collect();
-        }
         let fault = ending
             .faults
             .get(seat)
             .cloned()
             .flatten()
             .map(|f| format!("{:?}: {}", f.kind, f.message));
+        // A game the viewer cannot draw is told in words rather than failing the whole run.
+        let viewer = crate::replay::parse(&text)
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .and_then(|file| crate::view::frames::frames(&file));
+        let mut viewer = match viewer {
+            Ok(v) => v,
+            Err(e) => {
+                let why = format!("{e:#}");
+                played.push(PlaygroundGame {
+                    number: i + 1,
+                    seat,
+                    end: ending.reason.clone(),
+                    fault,
+                    page: maud::html! {
+                        (maud::DOCTYPE)
+                        html lang="en" { body { p { "This game cannot be drawn: " (why) } } }
+                    }
+                    .into_string(),
+                });
+                continue;
+            }
+        };
+        viewer.title = format!("playground game {}: {}", i + 1, rules.name());
+        if opponent.is_some() {
+            viewer.logs_hidden = (0..seats).map(|s| s != seat).collect();
+        }
         played.push(PlaygroundGame {
             number: i + 1,
             seat,
