@@ -432,3 +432,44 @@ fn an_odd_game_count_is_played_with_a_note_in_every_two_player_game() {
         );
     }
 }
+
+/// A bot that does not start faults at the set-up, even in a game its die decides before anyone
+/// is asked (die 3 of wuerfel0 has no 6, so no piece ever leaves B): the replay reads, and the
+/// viewer draws it.
+#[test]
+fn a_setup_fault_in_a_game_decided_before_any_choice_replays() {
+    let dir = scratch("dice-setup-fault");
+    let empty = dir.join("empty.lua");
+    std::fs::write(&empty, "\n").unwrap();
+    let (empty_s, dir_s) = (empty.display().to_string(), dir.display().to_string());
+    let frontmost = at("strategies/lua/dice/frontmost.lua")
+        .display()
+        .to_string();
+    let out = botbox(&[
+        "match",
+        "dice",
+        &empty_s,
+        &frontmost,
+        "--die",
+        "3",
+        "--games",
+        "1",
+        "--replay-dir",
+        &dir_s,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = dir.join("dice-0001.jsonl").display().to_string();
+    let text = stdout(&botbox(&["replay", &file]));
+    assert!(text.contains("wins after"), "{text}");
+    let page = dir.join("page.html").display().to_string();
+    let out = botbox(&["view", &file, "--html", &page]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -268,7 +268,14 @@ pub fn print_dice(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<Stri
                     .into());
             }
             (false, Some([a, b])) if a.is_some() || b.is_some() => {
-                if game.outcome().is_some() {
+                // A strategy that did not start faults at the set-up, even in a game its dice
+                // decide before anyone is asked (a die without a 6): only a fault in play must come
+                // before the end.
+                let at_setup = [a, b].iter().all(|f| {
+                    f.as_ref()
+                        .is_none_or(|f| f.kind == crate::runtime::FaultKind::Load)
+                });
+                if game.outcome().is_some() && !at_setup {
                     return Err(file
                         .bad(
                             line,

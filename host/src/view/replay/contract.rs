@@ -145,6 +145,17 @@ pub(crate) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::
             {
                 outcome
             }
+            // A strategy that did not start faults at the set-up, even in a game decided before
+            // anyone is asked (dice with a die that has no 6): the driver forfeits it there.
+            (Some(seat), Some(_))
+                if file.turns.is_empty()
+                    && faults
+                        .iter()
+                        .flatten()
+                        .all(|f| f.kind == crate::runtime::FaultKind::Load) =>
+            {
+                game.forfeit(seat as u32, "fault")
+            }
             (Some(_), Some(_)) => {
                 bail!("{line}: a fault after the game was over (no move was asked for)")
             }
