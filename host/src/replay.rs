@@ -30,6 +30,22 @@ pub struct Header {
     pub limits: Value,
     /// The position before the first move.
     pub start: Value,
+    /// Set for a game played on from a recorded one (`botbox replay --play-on`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub played_on: Option<PlayedOn>,
+}
+
+/// Where a game played on from a recorded one (`botbox replay --play-on`) comes from: its first
+/// `recorded` moves are that game's, played again as they were (their turn lines say
+/// `"recorded": true`), and the seats decided from the next.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayedOn {
+    /// The recorded game's replay file, by name.
+    pub from: String,
+    /// How many of the first moves are the recorded game's.
+    pub recorded: usize,
+    /// Who played the recorded game, in seat order.
+    pub strategies: Vec<StrategyRef>,
 }
 
 impl Header {
@@ -398,6 +414,7 @@ mod tests {
             strategies: Vec::new(),
             limits: Value::Null,
             start: Value::Null,
+            played_on: None,
         };
         let mut replay = Replay::new(header).with_turn_cap(300);
         for n in 0..20 {
@@ -433,6 +450,7 @@ mod tests {
             strategies: Vec::new(),
             limits: Value::Null,
             start: Value::Null,
+            played_on: None,
         };
         let mut replay = Replay::new(header);
         for n in 1..=3 {

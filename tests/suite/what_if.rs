@@ -15,7 +15,7 @@ fn recorded(dir: &Path, game: &str, bots: &[PathBuf]) -> PathBuf {
     if game == "worms" {
         args.extend([
             "--map".to_string(),
-            at("examples/worms/tutorial.txt").display().to_string(),
+            at("examples/worms/arena.txt").display().to_string(),
         ]);
     }
     args.extend(["--games", "1", "--replay-dir"].map(String::from));
@@ -170,4 +170,208 @@ fn a_bs_seat_sees_its_own_hand_only() {
         let text = first.observation.to_string();
         assert!(!text.contains("hands"), "no other hand in {text}");
     }
+}
+
+/// The action of every turn, in order, with its seat.
+fn moves(file: &botbox::replay::ReplayFile) -> Vec<(Value, Value)> {
+    file.turns
+        .iter()
+        .map(|t| (t["seat"].clone(), t["action"].clone()))
+        .collect()
+}
+
+/// Every game played on from the middle by the bots that played it: the recorded moves, then the
+/// same bots deciding (each shown its seat's earlier observations first) make the recorded game
+/// again, move for move; the new replay says which moves are the recorded game's, re-plays and is
+/// drawn.
+#[test]
+fn playing_on_with_the_same_bots_plays_the_recorded_game_again() {
+    let dir = scratch("what-if-play-on-same");
+    let games: Value = serde_json::from_str(&stdout(&botbox(&["games", "--json"]))).unwrap();
+    for g in games.as_array().unwrap() {
+        let game = g["name"].as_str().unwrap();
+        let seats = g["seats"]["min"].as_u64().unwrap_or(2).max(1) as usize;
+        let bots: Vec<PathBuf> = g["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| at(b.as_str().unwrap()))
+            .filter(|b| b.extension().is_some_and(|e| e == "lua"))
+            .cycle()
+            .take(seats)
+            .collect();
+        let file = recorded(&dir.join(game), game, &bots);
+        let replay = botbox::replay::read(&file).unwrap();
+        let played: Vec<botbox::runtime::Strategy> = replay
+            .header
+            .strategies
+            .iter()
+            .map(|s| load(Path::new(&s.path)))
+            .collect();
+        // Seat 0's first own move past the middle.
+        let from = (replay.turns.len() / 2..replay.turns.len())
+            .find(|&i| replay.turns[i]["seat"] == 0 && replay.turns[i]["opening"] != true)
+            .map(|i| i + 1)
+            .unwrap_or_else(|| panic!("{game}: no move of seat 0 past the middle"));
+        let against: Vec<&botbox::runtime::Strategy> = played[1..].iter().collect();
+        let onward = botbox::play::whatif::play_on(&replay, 0, &played[0], &against, from)
+            .unwrap_or_else(|e| panic!("{game}: {e:#}"));
+        assert_eq!(onward.recorded, from - 1);
+        let out = dir.join(format!("{game}.on.jsonl"));
+        onward.replay.write(&out).unwrap();
+        let again = botbox::replay::read(&out).unwrap();
+        assert_eq!(
+            moves(&again),
+            moves(&replay),
+            "{game}: played on from {from}"
+        );
+        let on = again.header.played_on.as_ref().expect("marked played on");
+        assert_eq!(on.recorded, from - 1);
+        assert_eq!(on.strategies, replay.header.strategies);
+        for (i, t) in again.turns.iter().enumerate() {
+            assert_eq!(
+                t["recorded"] == true,
+                i + 1 < from,
+                "{game}: move {}",
+                i + 1
+            );
+        }
+        let text = botbox::view::replay::render(&again, None).unwrap();
+        assert!(
+            text.contains(&format!("moves 1 to {} as recorded there", from - 1)),
+            "{game}: {text}"
+        );
+        let viewer = botbox::view::frames::frames(&again).unwrap();
+        assert!(viewer.title.contains("played on from"), "{game}");
+    }
+}
+
+/// `--play-on` without `--turn` leaves the recorded game where the changed bot first chooses
+/// otherwise, writes the new game beside the replay, and `botbox replay` and `botbox view` take
+/// it; the other seat is the `--against` bot from there.
+#[test]
+fn play_on_leaves_the_recorded_game_where_the_bot_differs() {
+    let dir = scratch("what-if-play-on");
+    let center = at("strategies/lua/connect4/center.lua");
+    let random = at("strategies/lua/connect4/random.lua");
+    let file = recorded(&dir, "connect4", &[center.clone(), random.clone()]);
+    let changed = dir.join("changed.lua");
+    std::fs::write(
+        &changed,
+        format!(
+            "local inner = (function()\n{}\nend)()\nlocal M = {{}}\nlocal n = 0\n\
+             function M.choose_move(obs)\n  n = n + 1\n  local c = inner.choose_move(obs)\n\
+             if n == 3 then\n    for _, x in ipairs(obs.legal) do\n      if x ~= c then\n\
+             return x\n      end\n    end\n  end\n  return c\nend\nreturn M\n",
+            std::fs::read_to_string(&center).unwrap()
+        ),
+    )
+    .unwrap();
+    let replay = botbox::replay::read(&file).unwrap();
+    let third = decide_again(&replay, 0, &load(&changed), None).unwrap()[2].turn;
+    let (file_s, changed_s, random_s) = (
+        file.display().to_string(),
+        changed.display().to_string(),
+        random.display().to_string(),
+    );
+    let text = stdout(&botbox(&[
+        "replay",
+        &file_s,
+        "--seat",
+        "0",
+        "--with",
+        &changed_s,
+        "--play-on",
+        "--against",
+        &random_s,
+    ]));
+    assert!(
+        text.contains(&format!(
+            "played on from move {third}: moves 1 to {}",
+            third - 1
+        )),
+        "{text}"
+    );
+    let out = dir.join(format!("connect4-0001.on-{third}.jsonl"));
+    assert!(text.contains(&out.display().to_string()), "{text}");
+    let again = botbox::replay::read(&out).unwrap();
+    assert_eq!(moves(&again)[..third - 1], moves(&replay)[..third - 1]);
+    assert_ne!(
+        again.turns[third - 1]["action"],
+        replay.turns[third - 1]["action"],
+        "the changed bot's move"
+    );
+    assert_eq!(again.header.strategies[1].name, "random");
+    let shown = stdout(&botbox(&["replay", &out.display().to_string()]));
+    assert!(
+        shown.contains("played on from connect4-0001.jsonl"),
+        "{shown}"
+    );
+    let page = dir.join("on.html");
+    let viewed = botbox(&[
+        "view",
+        &out.display().to_string(),
+        "--html",
+        &page.display().to_string(),
+    ]);
+    assert!(
+        viewed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&viewed.stderr)
+    );
+    // A file whose marks do not match its header is refused, naming the line.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let tampered = dir.join("tampered.jsonl");
+    std::fs::write(&tampered, text.replacen(",\"recorded\":true", "", 1)).unwrap();
+    let refused = botbox(&["replay", &tampered.display().to_string()]);
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("tampered.jsonl:2: move 1 is not marked recorded"), "{said}");
+    // Two bots for one other seat are refused with the reason.
+    let refused = botbox(&[
+        "replay",
+        &file_s,
+        "--seat",
+        "0",
+        "--turn",
+        &third.to_string(),
+        "--with",
+        &changed_s,
+        "--play-on",
+        "--against",
+        &random_s,
+        &random_s,
+    ]);
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("2 bots for the 1 other seats"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}
+
+/// A Wormworld program (the 1997 text protocol, which tells a program only the moves it missed)
+/// decided again by itself differs nowhere, and playing on with it from the middle, in the seat
+/// it played, makes the recorded game again: it takes over from the position it is sent.
+#[test]
+fn a_wormworld_program_is_decided_again_and_plays_on() {
+    let dir = scratch("what-if-program");
+    let program = at("strategies/programs/worms/greedy.py");
+    let lua = at("strategies/lua/worms/greedy.lua");
+    let file = recorded(&dir, "worms", &[lua.clone(), program.clone()]);
+    let replay = botbox::replay::read(&file).unwrap();
+    let decisions = decide_again(&replay, 1, &load(&program), None).unwrap();
+    assert!(decisions.len() > 3);
+    let differ: Vec<usize> = decisions
+        .iter()
+        .filter(|d| d.differs())
+        .map(|d| d.turn)
+        .collect();
+    assert!(differ.is_empty(), "differs at {differ:?}");
+    let from = decisions[decisions.len() / 2].turn;
+    let onward =
+        botbox::play::whatif::play_on(&replay, 1, &load(&program), &[&load(&lua)], from).unwrap();
+    let out = dir.join("on.jsonl");
+    onward.replay.write(&out).unwrap();
+    assert_eq!(moves(&botbox::replay::read(&out).unwrap()), moves(&replay));
 }

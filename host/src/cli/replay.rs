@@ -22,10 +22,14 @@ use crate::view::replay::render;
   botbox replay replays/worms-0007.jsonl --print    # every board as text
   botbox replay replays/connect4-0003.jsonl --seat 0 --turn 31 --with my_bot_v2.lua
   botbox replay replays/connect4-0003.jsonl --seat 0 --with my_bot_v2.lua   # every turn of seat 0
+  botbox replay replays/connect4-0003.jsonl --seat 0 --turn 31 --with my_bot_v2.lua \
+      --play-on --against strategies/lua/connect4/random.lua     # writes connect4-0003.on-31.jsonl
 
 With --with, the seat's observations are rebuilt from the replay and given to the other bot (every
 earlier one too, in order, so the state it keeps between turns is its own); the recorded moves are
-played on whatever it answers.")]
+played on whatever it answers. With --play-on, the game leaves its recorded path at move N (without
+--turn, at the first move where the bot chooses differently): the bot takes its seat, the --against
+bots the others, and the new game is written as a replay whose first moves are marked recorded.")]
 pub struct Args {
     /// The replay file (JSON Lines, see docs/replay-format.md)
     file: PathBuf,
@@ -45,6 +49,16 @@ pub struct Args {
     /// Only this move (its number in `botbox replay FILE`)
     #[arg(long, value_name = "N", requires = "with")]
     turn: Option<usize>,
+    /// Play the game on from move N (--turn) with the bot in its seat and the --against bots in
+    /// the others, and write it as a new replay
+    #[arg(long, requires = "with", requires = "against")]
+    play_on: bool,
+    /// The bots in the other seats with --play-on: one for all of them, or one each in seat order
+    #[arg(long, value_name = "BOT", num_args = 1.., requires = "play_on")]
+    against: Vec<PathBuf>,
+    /// Where --play-on writes the new replay [default: FILE's name with .on-N before .jsonl, beside it]
+    #[arg(long, value_name = "FILE", requires = "play_on")]
+    out: Option<PathBuf>,
     #[command(flatten)]
     limits: super::limits::LimitArgs,
 }
@@ -54,6 +68,9 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     if let (Some(bot), Some(seat)) = (&args.with, args.seat) {
         render(&file, Some(0))?;
         let strategy = super::load(bot, &args.limits)?;
+        if args.play_on {
+            return play_on(&file, seat, &strategy, &args);
+        }
         let decisions = crate::play::whatif::decide_again(&file, seat, &strategy, args.turn)?;
         let names: Vec<&str> = file
             .header
@@ -88,6 +105,87 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     }
     let out = render(&file, args.last)?;
     super::print_report(out.trim_end())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--play-on`: the game played on from `--turn` (or the first move where the bot differs), written
+/// beside the replay.
+fn play_on(
+    file: &replay::ReplayFile,
+    seat: u32,
+    strategy: &crate::runtime::Strategy,
+    args: &Args,
+) -> anyhow::Result<ExitCode> {
+    let from = match args.turn {
+        Some(n) => n,
+        None => {
+            let decisions = crate::play::whatif::decide_again(file, seat, strategy, None)?;
+            match decisions.iter().find(|d| d.differs()) {
+                Some(d) => d.turn,
+                None => {
+                    println!(
+                        "{} in seat {seat} chooses as recorded at every turn: the game would go \
+                         as it went (give --turn N to play on from a move anyway)",
+                        strategy.name()
+                    );
+                    return Ok(ExitCode::SUCCESS);
+                }
+            }
+        }
+    };
+    let against = args
+        .against
+        .iter()
+        .map(|p| super::load(p, &args.limits))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let against: Vec<&crate::runtime::Strategy> = against.iter().collect();
+    let onward = crate::play::whatif::play_on(file, seat, strategy, &against, from)?;
+    let out = match &args.out {
+        Some(out) => out.clone(),
+        None => {
+            let stem = file
+                .path
+                .file_stem()
+                .map_or_else(|| "replay".into(), |s| s.to_string_lossy().into_owned());
+            file.path.with_file_name(format!("{stem}.on-{from}.jsonl"))
+        }
+    };
+    onward
+        .replay
+        .write(&out)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+    // Read back and re-played, as `botbox replay` would.
+    let written = replay::read(&out)?;
+    render(&written, Some(0))?;
+    let names = crate::view::frames::player_names(&written);
+    let ending = &onward.ending;
+    let result = match ending.winner {
+        Some(w) => format!(
+            "{} (seat {w}) won: {}",
+            names.get(w).map_or("?", String::as_str),
+            ending.reason
+        ),
+        None => format!("no winner: {}", ending.reason),
+    };
+    println!(
+        "played on from move {from}: {}, then {} in seat {seat} against {}",
+        match onward.recorded {
+            0 => "no move as recorded".to_string(),
+            n => format!("moves 1 to {n} as recorded"),
+        },
+        strategy.name(),
+        against
+            .iter()
+            .map(|s| s.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!(
+        "{result} after {} moves; wrote {}",
+        written.turns.len(),
+        out.display()
+    );
+    println!("  botbox replay {0}\n  botbox view {0}", out.display());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -47,6 +47,31 @@ pub trait Encoding: Sync {
         Vec::new()
     }
 
+    /// Whether the strategy `instance` learns the moves made while it was not asked by itself, when
+    /// it is next asked (Wormworld's programs are told every move since their last), so that a game
+    /// played on from a recorded one ([`crate::play::generic::play_on`]) need not show it each
+    /// observation it missed; no by default.
+    fn tells_missed_moves(&self, instance: &mut Instance) -> bool {
+        let _ = instance;
+        false
+    }
+
+    /// Asks `instance` (one that [`Encoding::tells_missed_moves`]) for the decision `turn` of
+    /// `game` without making it, as the action's JSON: how a recorded game's turn is decided again
+    /// (`crate::play::whatif`). Only a game whose encoding tells missed moves has it.
+    fn ask_aside(
+        &self,
+        game: &mut dyn Any,
+        turn: Turn,
+        instance: &mut Instance,
+    ) -> Result<Value, Fault> {
+        let _ = (game, turn, instance);
+        Err(Fault::new(
+            crate::runtime::FaultKind::Error,
+            "this game asks its strategies through their observations",
+        ))
+    }
+
     /// Whether the game tells seats anything between their decisions (BS's events); the driver
     /// asks [`Encoding::notify`] after every move only if so. Most games tell nothing (the default).
     fn notifies(&self) -> bool {

@@ -54,6 +54,7 @@ pub fn record(dice: &[Die], (a, b): (usize, usize), pair_seed: u64, g: u64) -> R
         strategies: Vec::new(),
         limits: serde_json::Value::Null,
         start: serde_json::json!({ "places": places(&game) }),
+        played_on: None,
     });
     while let Ok(turn) = game.step_strict() {
         replay.turn(&Turn {

@@ -69,6 +69,8 @@ pub struct Step {
     /// The seat's fault taken as its move in a round of simultaneous moves ([`Match::fault_move`]):
     /// `action` is `null`, and the fault is in [`Played::faults`].
     pub fault: bool,
+    /// A move of a recorded game played again as it was ([`play_on`]), not decided here.
+    pub recorded: bool,
 }
 
 /// A finished game.
@@ -126,8 +128,50 @@ pub fn play(
     trace: Option<&mut dyn FnMut(&Step)>,
 ) -> Result<Played, String> {
     let encoding = crate::hosted::encoding(rules.name());
+    let prelude = opening.map_or(Prelude::None, Prelude::Opening);
     play_through(
-        rules, variant, players, names, seed, opening, record, encoding, trace,
+        rules, variant, players, names, seed, prelude, record, encoding, trace,
+    )
+}
+
+/// What is played before the seats decide.
+#[derive(Clone, Copy, Debug)]
+enum Prelude<'a> {
+    None,
+    Opening(Opening),
+    /// A recorded game's first moves ([`play_on`]).
+    Recorded(&'a [Value]),
+}
+
+/// Plays one game as [`play`] does, but its first moves are `recorded`: the turn lines of a replay
+/// of the same game (its `seat`, `function`, `action` and `opening` fields), played again as they
+/// were. Meanwhile each strategy is shown every observation of its seat and hears every notice, in
+/// order, its answers set aside, so that the state it keeps is its own when it takes over; a
+/// strategy that faults on one forfeits there. The seats decide from the move after the last
+/// recorded one. The error says why the recorded moves cannot be played (a move the game refuses, a
+/// fault taken as a move, a move after the end).
+#[allow(clippy::too_many_arguments)]
+pub fn play_on(
+    rules: &dyn Rules,
+    variant: &Variant,
+    players: &[Player],
+    names: &[String],
+    seed: u64,
+    recorded: &[Value],
+    record: bool,
+    trace: Option<&mut dyn FnMut(&Step)>,
+) -> Result<Played, String> {
+    let encoding = crate::hosted::encoding(rules.name());
+    play_through(
+        rules,
+        variant,
+        players,
+        names,
+        seed,
+        Prelude::Recorded(recorded),
+        record,
+        encoding,
+        trace,
     )
 }
 
@@ -139,7 +183,7 @@ fn play_through(
     players: &[Player],
     names: &[String],
     seed: u64,
-    opening: Option<Opening>,
+    prelude: Prelude,
     record: bool,
     encoding: Option<&dyn Encoding>,
     mut trace: Option<&mut dyn FnMut(&Step)>,
@@ -199,8 +243,14 @@ fn play_through(
             played.faults[seat] = Some(fault);
         }
     }
-    // The game's encoding sets the seats up (Wormworld's programs get their start position).
+    // The game's encoding sets the seats up (Wormworld's programs get their start position); in a
+    // game played on from a recorded one, after its recorded moves.
+    let recorded = match prelude {
+        Prelude::Recorded(turns) => Some(turns),
+        _ => None,
+    };
     if played.faults.iter().all(Option::is_none)
+        && recorded.is_none()
         && let Some(encoding) = encoding
         && let Some(typed) = game.typed()
     {
@@ -219,7 +269,7 @@ fn play_through(
             record,
         ));
     }
-    if let Some(opening) = opening {
+    if let Prelude::Opening(opening) = prelude {
         let mut r = rng(opening.seed);
         for _ in 0..opening.plies {
             let Some(turn) = game.turn() else { break };
@@ -251,11 +301,78 @@ fn play_through(
                 log: Vec::new(),
                 opening: true,
                 fault: false,
+                recorded: false,
             });
         }
     }
     // The game's own end, or the first fault that ends it at once (the seat forfeits).
     let forfeit: Option<(SeatIndex, Fault)> = 'game: {
+        for (i, t) in recorded.unwrap_or_default().iter().enumerate() {
+            let n = i + 1;
+            let at = |e: String| format!("move {n} of the recorded game: {e}");
+            let Some(turn) = game.turn() else {
+                return Err(at("the game was over before it".into()));
+            };
+            if t["seat"].as_u64() != Some(u64::from(turn.seat)) {
+                return Err(at(format!(
+                    "it is seat {}'s, but the game asks seat {}",
+                    t["seat"], turn.seat
+                )));
+            }
+            if t["fault"] == true {
+                return Err(at(format!(
+                    "seat {}'s fault, taken as its move; play on from a move before it",
+                    turn.seat
+                )));
+            }
+            let opening = t["opening"] == true;
+            let seat = turn.seat as usize;
+            // The seat's strategy sees what it would have seen, unless the game tells it the moves
+            // it missed itself (Wormworld's programs hear every move since their last).
+            if let Agent::Bot { instance, .. } = &mut agents[seat]
+                && !opening
+                && !encoding.is_some_and(|e| e.tells_missed_moves(instance))
+                && let Err(fault) =
+                    instance.call::<Value, Ignored>(turn.function, &game.observation(turn.seat))
+            {
+                break 'game Some((turn.seat, fault));
+            }
+            let action = t["action"].clone();
+            let event = game.apply(&action).map_err(|e| at(e.to_string()))?;
+            played.moves += 1;
+            if hashed {
+                moves.update(action.to_string().as_bytes());
+            }
+            if let Some(trace) = trace.as_mut() {
+                trace(&Step {
+                    n: played.moves,
+                    seat: turn.seat,
+                    function: turn.function,
+                    action,
+                    event,
+                    log: if record {
+                        new_lines(&mut agents[seat])
+                    } else {
+                        Vec::new()
+                    },
+                    opening,
+                    fault: false,
+                    recorded: true,
+                });
+            }
+            if opening {
+                let _ = game.take_notices();
+            } else if let Err((seat, fault)) = tell(game.as_mut(), &mut agents, encoding) {
+                break 'game Some((seat, fault));
+            }
+        }
+        if recorded.is_some()
+            && let Some(encoding) = encoding
+            && let Some(typed) = game.typed()
+            && let Some((seat, fault)) = encoding.begin(typed, &mut agents).into_iter().next()
+        {
+            break 'game Some((seat, fault));
+        }
         while let Some(turn) = game.turn() {
             let seat = turn.seat as usize;
             if played.faults[seat].is_some() {
@@ -299,24 +416,11 @@ fn play_through(
                     },
                     opening: false,
                     fault,
+                    recorded: false,
                 });
             }
-            if let Some(encoding) = encoding
-                && let Some(typed) = game.typed()
-            {
-                if encoding.notifies()
-                    && let Err((seat, fault)) = encoding.notify(typed, &mut agents)
-                {
-                    break 'game Some((seat, fault));
-                }
-                continue;
-            }
-            for (seat, function, payload) in game.take_notices() {
-                if let Some(instance) = agents.listener(seat, function)
-                    && let Err(fault) = instance.call::<Value, Ignored>(function, &payload)
-                {
-                    break 'game Some((seat, fault));
-                }
+            if let Err((seat, fault)) = tell(game.as_mut(), &mut agents, encoding) {
+                break 'game Some((seat, fault));
             }
         }
         None
@@ -343,6 +447,31 @@ fn play_through(
         hashed.then_some(moves),
         record,
     ))
+}
+
+/// Tells the seats that listen what the last move made known (through the game's encoding when it
+/// has one); the error is the first listener's fault.
+fn tell(
+    game: &mut dyn Match,
+    agents: &mut Vec<Agent>,
+    encoding: Option<&dyn Encoding>,
+) -> Result<(), (SeatIndex, Fault)> {
+    if let Some(encoding) = encoding
+        && let Some(typed) = game.typed()
+    {
+        if encoding.notifies() {
+            encoding.notify(typed, agents)?;
+        }
+        return Ok(());
+    }
+    for (seat, function, payload) in game.take_notices() {
+        if let Some(instance) = agents.listener(seat, function) {
+            instance
+                .call::<Value, Ignored>(function, &payload)
+                .map_err(|fault| (seat, fault))?;
+        }
+    }
+    Ok(())
 }
 
 /// A `load` fault if the strategy lacks the game's first function, with a hint naming the games its

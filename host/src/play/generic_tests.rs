@@ -285,7 +285,7 @@ fn same_through_both(rules: &dyn Rules, players: &[Strategy], seed: u64) -> Play
             &seats,
             &names,
             seed,
-            None,
+            Prelude::None,
             true,
             encoding,
             Some(&mut step),

@@ -4,6 +4,7 @@
 
 pub mod dice;
 pub mod generic;
+pub mod record;
 pub mod whatif;
 
 use serde::{Deserialize, Serialize};

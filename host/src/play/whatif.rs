@@ -5,12 +5,16 @@
 //! observation of that seat, and every notice it would have heard, reaches the new strategy in
 //! order, so the state it keeps between turns is its own. The recorded moves are then played on,
 //! whatever the new strategy answered: the game stays on its recorded path.
+//!
+//! Or the game leaves it: [`play_on`] plays the recorded moves up to a turn, then lets the new
+//! strategy take its seat and other strategies the others, and records the new game.
 
 use serde_json::Value;
 
 use crate::games::contract::{Match, Rules, SeatIndex};
 use crate::games::{registry, seat_seed};
-use crate::replay::ReplayFile;
+use crate::play::generic::{self, Player, Step};
+use crate::replay::{PlayedOn, Replay, ReplayFile};
 use crate::runtime::payload::Ignored;
 use crate::runtime::{Fault, Setup, Strategy};
 
@@ -90,6 +94,24 @@ pub fn decide_again(
     let mut instance = strategy
         .instantiate(&Setup::new(rules.name(), seat_seed(h.seed, seat), seat))
         .map_err(|f| anyhow::anyhow!("the strategy does not start: {f}"))?;
+    // The game's encoding sets the strategy up (Wormworld's programs get their start position)
+    // and asks it where the observation alone would not do (they hear the moves they missed).
+    let encoding = crate::hosted::encoding(rules.name());
+    if let Some(encoding) = encoding
+        && let Some(typed) = game.typed()
+        && let Some((_, fault)) = encoding
+            .begin(
+                typed,
+                &mut Alone {
+                    seat,
+                    instance: &mut instance,
+                },
+            )
+            .into_iter()
+            .next()
+    {
+        anyhow::bail!("the strategy does not start: {fault}");
+    }
     let mut decisions = Vec::new();
     let last = only.unwrap_or(file.turns.len());
     for (i, t) in file.turns.iter().enumerate().take(last) {
@@ -100,7 +122,15 @@ pub fn decide_again(
         if asked == Some(seat) && !opening && t["fault"] != true {
             let observation = game.observation(seat);
             let before = instance.log_len();
-            let answer = instance.call::<Value, Value>(&function, &observation);
+            let answer = match (encoding, game.turn()) {
+                (Some(e), Some(turn)) if e.tells_missed_moves(&mut instance) => {
+                    match game.typed() {
+                        Some(typed) => e.ask_aside(typed, turn, &mut instance),
+                        None => instance.call::<Value, Value>(&function, &observation),
+                    }
+                }
+                _ => instance.call::<Value, Value>(&function, &observation),
+            };
             let log = instance.log().into_iter().skip(before).collect();
             if probe.is_none() {
                 probe = Some(replayed(start()?, &file.turns[..i])?);
@@ -158,6 +188,132 @@ pub fn decide_again(
         }
     }
     Ok(decisions)
+}
+
+/// A game played on from a recorded one: its replay and the move the strategies took over at.
+#[derive(Debug)]
+pub struct PlayedOnward {
+    pub replay: Replay,
+    /// The recorded moves played again before the strategies decided.
+    pub recorded: usize,
+    pub ending: crate::play::Ending,
+}
+
+/// The game of the contract replay `file` played on from move `from` (its number in the replay,
+/// a move of `seat`): the moves before it as recorded, then `strategy` in `seat` and `against` in
+/// the other seats (one for all of them, or one each in seat order). Every strategy is shown the
+/// observations its seat had in the recorded moves first (see [`generic::play_on`]). The replay
+/// says where it comes from (its header's `played_on`, its recorded turns `"recorded": true`).
+pub fn play_on(
+    file: &ReplayFile,
+    seat: SeatIndex,
+    strategy: &Strategy,
+    against: &[&Strategy],
+    from: usize,
+) -> anyhow::Result<PlayedOnward> {
+    let h = &file.header;
+    anyhow::ensure!(
+        h.params.get("variant").is_some(),
+        "this replay was written before {} was played through its contract; play the game again \
+         to play it on",
+        h.game
+    );
+    let rules: &dyn Rules = registry::find(&h.game).map_err(anyhow::Error::msg)?;
+    let seats = h.strategies.len();
+    anyhow::ensure!(
+        (seat as usize) < seats,
+        "seat {seat}: the game has seats 0 to {}",
+        seats - 1
+    );
+    anyhow::ensure!(
+        (1..=file.turns.len()).contains(&from),
+        "move {from}: the replay has moves 1 to {}",
+        file.turns.len()
+    );
+    let asked = file.turns[from - 1]["seat"].as_u64();
+    anyhow::ensure!(
+        asked == Some(u64::from(seat)),
+        "move {from} is seat {}'s, not seat {seat}'s (`botbox replay FILE` numbers the moves)",
+        asked.map_or("?".to_string(), |s| s.to_string())
+    );
+    let others = seats - 1;
+    anyhow::ensure!(
+        against.len() == 1 || against.len() == others,
+        "--against: {} bots for the {others} other seats; give one for all of them or one each, in \
+         seat order",
+        against.len()
+    );
+    let mut others = against.iter().cycle();
+    let strategies: Vec<&Strategy> = (0..seats)
+        .map(|s| match s == seat as usize {
+            true => strategy,
+            false => *others.next().expect("cycled"),
+        })
+        .collect();
+    let players: Vec<Player> = strategies.iter().map(|s| Player::Bot(s)).collect();
+    // A game of more than two seats shows its players by name, as a run does.
+    let names: Vec<String> = if seats > 2 {
+        strategies.iter().map(|s| s.name().to_string()).collect()
+    } else {
+        Vec::new()
+    };
+    let variant = h.variant();
+    let mut turns = crate::play::record::Turns::new(seats);
+    let mut trace = |step: &Step| turns.push(step);
+    let played = generic::play_on(
+        rules,
+        &variant,
+        &players,
+        &names,
+        h.seed,
+        &file.turns[..from - 1],
+        true,
+        Some(&mut trace),
+    )
+    .map_err(|e| anyhow::anyhow!("{}: {e}", file.path.display()))?;
+    let mut header = crate::play::record::header(
+        rules,
+        &variant,
+        &strategies,
+        &names,
+        h.number,
+        h.seed,
+        played.start.clone(),
+    );
+    header.played_on = Some(PlayedOn {
+        from: file
+            .path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+        recorded: from - 1,
+        strategies: h.strategies.clone(),
+    });
+    let (ending, replay) = crate::play::record::recorded(played, Some(header), turns);
+    Ok(PlayedOnward {
+        replay: replay.expect("a header was given"),
+        recorded: from - 1,
+        ending,
+    })
+}
+
+/// The one strategy being asked, in its seat, as the game's encoding reaches it.
+struct Alone<'a> {
+    seat: SeatIndex,
+    instance: &'a mut crate::runtime::Instance,
+}
+
+impl crate::hosted::Listeners for Alone<'_> {
+    fn listener(
+        &mut self,
+        seat: SeatIndex,
+        function: &'static str,
+    ) -> Option<&mut crate::runtime::Instance> {
+        (seat == self.seat && self.instance.has_function(function)).then_some(&mut *self.instance)
+    }
+
+    fn instance(&mut self, seat: SeatIndex) -> Option<&mut crate::runtime::Instance> {
+        (seat == self.seat).then_some(&mut *self.instance)
+    }
 }
 
 /// Makes the recorded turn `t` on `game`: its action, or a fault the game takes as the seat's move.

@@ -9,13 +9,12 @@
 
 use std::sync::Arc;
 
-use serde_json::json;
-
 use crate::games::contract::{Rules, Variant};
 use crate::play::generic::{self, Opening, Player, Step};
-use crate::replay::{FORMAT, Header, Replay, StrategyRef, VERSION};
+use crate::play::record::{Turns, header, recorded};
+use crate::replay::Replay;
 use crate::runtime::Strategy;
-use crate::tournament::runner::{Ending, Entry, Figures, Playable, Scheduled};
+use crate::tournament::runner::{Ending, Entry, Playable, Scheduled};
 
 /// A registered game over a list of variants, at two seats if it can be played by two, else at
 /// its fewest.
@@ -179,27 +178,10 @@ impl Playable for Versus {
         } else {
             Vec::new()
         };
-        let mut turns = Vec::new();
-        // How many lines each seat had logged by each recorded turn.
-        let mut logged = vec![0; self.seats];
+        let mut turns = Turns::new(self.seats);
         let seats: Vec<Player> = strategies.iter().map(|s| Player::Bot(s)).collect();
         let opening = Opening::for_pair(self.openings, self.seed, game.round);
-        let mut record_turn = |step: &Step| {
-            logged[step.seat as usize] += step.log.len();
-            let mut turn = json!({
-                "n": step.n,
-                "seat": step.seat,
-                "function": step.function,
-                "action": step.action,
-                "event": step.event,
-                "opening": step.opening,
-            });
-            // A fault taken as the seat's move in a round of simultaneous moves.
-            if step.fault {
-                turn["fault"] = true.into();
-            }
-            turns.push((turn, logged.clone()));
-        };
+        let mut record_turn = |step: &Step| turns.push(step);
         let played = generic::play(
             self.rules,
             variant,
@@ -211,40 +193,19 @@ impl Playable for Versus {
             record.then_some(&mut record_turn as &mut dyn FnMut(&Step)),
         )
         .expect("the variants were started when the run was set up");
-        // The ending in the game's seats, as its replay tells it.
-        let ending = Ending {
-            figures: Figures {
-                moves_sha256: played.moves_sha256,
-                // A solo game's points are its score.
-                score: (self.seats == 1).then(|| played.outcome.points[0]),
-                details: played.details,
-            },
-            ..Ending::new(
-                played.outcome.winner(),
-                played.outcome.reason.clone(),
-                played.turns,
-                played.faults,
-            )
-        };
-        let replay = record.then(|| {
-            let number = game.index + 1;
-            let start = played.start;
-            let mut r = Replay::new(header(
+        let number = game.index + 1;
+        let header = record.then(|| {
+            header(
                 self.rules,
                 variant,
                 &strategies,
                 &names,
                 number,
                 seed,
-                start,
-            ));
-            for (turn, logged) in &turns {
-                r.turn_logged(turn, logged);
-            }
-            r.logs = played.logs;
-            r.finish(&json!({ "outcome": played.outcome, "ending": ending }));
-            r
+                played.start.clone(),
+            )
         });
+        let (ending, replay) = recorded(played, header, turns);
         // Back from the game's seats to the runner's.
         let mut faults = vec![None; ending.faults.len()];
         for (seat, fault) in ending.faults.iter().enumerate() {
@@ -256,40 +217,5 @@ impl Playable for Versus {
             ..ending
         };
         (ending, replay)
-    }
-}
-
-/// The replay header of one game: the variant by name (and text, when it came from a file), the
-/// players named `names` if the game shows names.
-fn header(
-    rules: &dyn Rules,
-    variant: &Variant,
-    players: &[&Strategy],
-    names: &[String],
-    number: usize,
-    seed: u64,
-    start: serde_json::Value,
-) -> Header {
-    Header {
-        format: FORMAT.into(),
-        version: VERSION,
-        game: rules.name().to_string(),
-        params: json!({ "variant": variant.name, "text": variant.text }),
-        number,
-        seed,
-        strategies: players
-            .iter()
-            .enumerate()
-            .map(|(seat, s)| match names.get(seat) {
-                Some(name) => StrategyRef {
-                    name: name.clone(),
-                    ..StrategyRef::of(s)
-                },
-                None => StrategyRef::of(s),
-            })
-            .collect(),
-        limits: serde_json::to_value(players.iter().map(|s| s.limits()).collect::<Vec<_>>())
-            .expect("limits serialize"),
-        start,
     }
 }

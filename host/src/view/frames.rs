@@ -187,11 +187,20 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
         .map(|e| e.logs.clone())
         .unwrap_or_default();
     attach_logs(&mut frames, &turns, &logs);
+    let from = super::replay::played_on(file)?;
+    if let Some(on) = &h.played_on {
+        for frame in frames.iter_mut().filter(|f| f.n >= 1 && f.n <= on.recorded) {
+            frame.text.push_str(" (recorded)");
+        }
+    }
     Ok(Viewer {
         format: h.format.clone(),
         version: h.version,
         game: h.game.clone(),
-        title: format!("{} game {} (seed {})", h.game, h.number, h.seed),
+        title: match from {
+            Some(from) => format!("{} game {} (seed {}), {from}", h.game, h.number, h.seed),
+            None => format!("{} game {} (seed {})", h.game, h.number, h.seed),
+        },
         players: player_names(file),
         frames,
         end: result.map(|r| describe_end(r, &player_names(file))),

@@ -23,6 +23,7 @@ pub fn render(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> 
     // contract's reader checks their moves first; a game's own view (`view::games`) then tells
     // them, as it tells the game's older replays.
     let contract = file.header.params.get("variant").is_some();
+    let from = played_on(file)?;
     let text = match contract {
         true => Some(contract::print_contract(file, last)?),
         false => None,
@@ -32,6 +33,11 @@ pub fn render(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> 
         (None, Some(text)) => text,
         (None, None) => contract::print_contract(file, last)?,
     };
+    if let Some(from) = from {
+        // Said first, under the game's title line.
+        let at = text.find('\n').map_or(text.len(), |i| i + 1);
+        text.insert_str(at, &format!("{from}\n"));
+    }
     if let Some(line) = file.cut {
         writeln!(
             text,
@@ -41,6 +47,41 @@ pub fn render(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<String> 
         )?;
     }
     Ok(text)
+}
+
+/// For a game played on from a recorded one (`botbox replay --play-on`), where it comes from in
+/// words; its turn lines must say which moves are the recorded game's (the first ones) and no
+/// other. `None` for any other game.
+pub fn played_on(file: &ReplayFile) -> anyhow::Result<Option<String>> {
+    let Some(on) = &file.header.played_on else {
+        return Ok(None);
+    };
+    let at = |i: usize| format!("{}:{}", file.path.display(), file.turn_line(i));
+    for (i, t) in file.turns.iter().enumerate() {
+        let marked = t.get("recorded") == Some(&Value::Bool(true));
+        anyhow::ensure!(
+            marked == (i < on.recorded),
+            "{}: move {} is {}marked recorded, but the header says the first {} moves are the \
+             recorded game's",
+            at(i),
+            i + 1,
+            if marked { "" } else { "not " },
+            on.recorded
+        );
+    }
+    let names: Vec<&str> = on.strategies.iter().map(|s| s.name.as_str()).collect();
+    Ok(Some(match on.recorded {
+        0 => format!(
+            "played on from {} ({}) at its first move",
+            on.from,
+            names.join(" vs ")
+        ),
+        n => format!(
+            "played on from {} ({}): moves 1 to {n} as recorded there",
+            on.from,
+            names.join(" vs ")
+        ),
+    }))
 }
 
 /// A JSON value on one line, cut to a readable length.

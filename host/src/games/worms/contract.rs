@@ -178,6 +178,11 @@ impl WormsMatch {
         &self.game
     }
 
+    /// Whether a move was made yet (passes not counted).
+    pub fn moved(&self) -> bool {
+        self.applied > 0
+    }
+
     /// The game as it started, before any pass.
     pub fn start(&self) -> &Game {
         &self.start

@@ -106,6 +106,8 @@ pub(crate) fn print_contract(file: &ReplayFile, last: Option<usize>) -> anyhow::
             let who = names.get(expected.seat as usize).copied().unwrap_or("?");
             let opening = if turn["opening"] == true {
                 "  (opening)"
+            } else if turn["recorded"] == true {
+                "  (recorded)"
             } else {
                 ""
             };

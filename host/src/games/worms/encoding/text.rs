@@ -91,6 +91,7 @@ impl TextBot {
 /// player P                          1 (uppercase worms, moves first) or 2
 /// size W H
 /// turns LIMIT                       the game ends after LIMIT turns of both players, passes included
+///                                   (the turns left, in a game played on from a recorded one)
 /// row ROW                           H lines of W characters: . # O and worm letters
 /// worms N
 /// worm ID LETTER PLAYER HR HC MR MC TR TC    N lines: head, middle, tail as row col from 0
@@ -103,7 +104,8 @@ pub fn start_message(game: &Game, seat: Seat) -> String {
         seat + 1,
         obs.width,
         obs.height,
-        obs.turn_limit
+        // The turns left: all of them at the start.
+        obs.turn_limit.saturating_sub(obs.turn)
     );
     for row in &obs.board {
         let _ = writeln!(text, "row {row}");
