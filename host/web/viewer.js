@@ -5,6 +5,9 @@
   const READS = 1; // the replay format version this viewer reads
   const $ = (id) => document.getElementById(id);
   let data = null, at = 0, timer = null;
+  // The name of the file opened in the page, as a shell word (for the command that decides a move
+  // again); null when the page came with its replay.
+  let opened = null;
   // Each seat's log lines as elements, and the ones lit for the frame shown.
   let lineElements = [], lit = [];
 
@@ -93,6 +96,7 @@
     $("hidden").hidden = !omni;
     $("hidden").textContent = omni ? f.hidden : "";
     showLog(f);
+    showAsked(f);
     $("scrub").value = String(at);
     $("position").textContent = at + " / " + (data.frames.length - 1);
     if (at === data.frames.length - 1 && data.end) $("position").textContent += " · " + data.end;
@@ -135,6 +139,63 @@
         box.appendChild(p);
       });
     }
+  }
+
+  // What the seat saw at this frame's move, and the command that decides it again.
+  function showAsked(f) {
+    const a = f.asked;
+    $("asked").hidden = !a;
+    if (!a) return;
+    $("asked-title").textContent = "What seat " + a.seat + " (" + (data.players[a.seat] || "?") + ") saw at move " + a.turn + " (`" + a.function + "`)";
+    $("asked-json").textContent = pretty(a.observation, "");
+    const line = command(a);
+    $("asked-command").hidden = !line;
+    $("asked-line").textContent = line;
+    $("copy").textContent = "copy";
+  }
+
+  // JSON to read: an object a field per line, a list of plain values (a board row) on one line.
+  function pretty(v, indent) {
+    const inner = indent + "  ";
+    if (Array.isArray(v)) {
+      if (v.every((x) => x === null || typeof x !== "object")) return JSON.stringify(v);
+      return "[\n" + v.map((x) => inner + pretty(x, inner)).join(",\n") + "\n" + indent + "]";
+    }
+    if (v && typeof v === "object") {
+      const keys = Object.keys(v);
+      if (!keys.length) return "{}";
+      return "{\n" + keys.map((k) => inner + JSON.stringify(k) + ": " + pretty(v[k], inner)).join(",\n") + "\n" + indent + "}";
+    }
+    return JSON.stringify(v);
+  }
+
+  function command(a) {
+    const o = data.observed || {};
+    const file = o.replay || opened;
+    if (!file) return "";
+    const web = location.protocol === "http:" || location.protocol === "https:";
+    const fetchFirst = o.fetch ? o.fetch + (web ? " --server " + location.origin : "") + " && " : "";
+    return fetchFirst + "botbox replay " + file + " --seat " + a.seat + " --turn " + a.turn + " --with my_bot_v2.lua";
+  }
+
+  // A shell word for a file name: as it is when safe, else single-quoted.
+  function shellWord(name) {
+    return /^[A-Za-z0-9._\/+:@,=-]+$/.test(name) ? name : "'" + name.replace(/'/g, "'\\''") + "'";
+  }
+
+  function copyCommand() {
+    const text = $("asked-line").textContent;
+    const done = (said) => { $("copy").textContent = said; };
+    const select = () => {
+      const range = document.createRange();
+      range.selectNodeContents($("asked-line"));
+      const sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      done("selected: press Ctrl-C");
+    };
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(() => done("copied"), select);
+    else select();
   }
 
   function play() {
@@ -212,6 +273,7 @@
 
   // A replay file chosen in the page: its header is checked here, the frames come from botbox.
   function openFile(file) {
+    opened = shellWord(file.name);
     file.text().then((text) => {
       const first = text.split("\n", 1)[0];
       let header;
@@ -245,6 +307,7 @@
   $("speed").onchange = () => { if (timer) { play(); play(); } };
   $("scrub").oninput = (e) => show(Number(e.target.value));
   $("omniscient").onchange = () => show(at);
+  $("copy").onclick = copyCommand;
   $("file").onchange = (e) => { if (e.target.files[0]) openFile(e.target.files[0]); };
 
   const inline = $("replay-data").textContent.trim();

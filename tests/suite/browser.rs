@@ -342,6 +342,45 @@ fn replays(dir: &Path) -> Vec<(String, PathBuf)> {
 
 /// The board the page shows: a grid's cells (and each cell's look, where the game gives them), or a
 /// text board's lines.
+/// Scrubs from the first move to the last and returns, for each frame that shows what its seat saw
+/// (`#asked`), `[frame, title, observation text, command]`.
+const READ_ASKED: &str = r#"
+const s = document.querySelector('#scrub');
+const found = [];
+for (let k = 1; k <= Number(s.max); k++) {
+  s.value = String(k);
+  s.dispatchEvent(new Event('input'));
+  if (document.querySelector('#asked').hidden) continue;
+  const command = document.querySelector('#asked-command').hidden ? null : document.querySelector('#asked-line').textContent;
+  found.push([k, document.querySelector('#asked-title').textContent, document.querySelector('#asked-json').textContent, command]);
+}
+return found;
+"#;
+
+/// The observations of `seat` in a viewer page's data (`"asked": {..., "seat": S, ...}`).
+fn asked_by_seat(page: &str, seat: usize) -> Vec<String> {
+    page.match_indices("\"asked\":{")
+        .map(|(at, _)| page[at..].chars().take(80).collect::<String>())
+        .filter(|s| s.contains(&format!("\"seat\":{seat},")))
+        .collect()
+}
+
+/// The seat and move a `#asked` title names: "What seat S (name) saw at move T (`function`)".
+fn asked_seat_and_move(title: &str) -> (usize, usize) {
+    let seat = title
+        .strip_prefix("What seat ")
+        .and_then(|t| t.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{title}"));
+    let turn = title
+        .split("saw at move ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("{title}"));
+    (seat, turn)
+}
+
 const READ_BOARD: &str = r#"
 const t = document.querySelector('#board table');
 if (t && t.classList.contains('seats')) {
@@ -728,6 +767,58 @@ fn the_viewer_steps_scrubs_and_shows_every_game_as_the_engine_played_it() {
             );
         }
         assert!(seen >= 1, "{game}: no move showed its log line");
+        // Beside a decided move, what its seat saw: the observation its bot received, as the
+        // library rebuilds it from the replay, and the command that decides that move again,
+        // which works as the page gives it.
+        let asked = browser.eval(READ_ASKED);
+        let asked = asked.as_array().unwrap();
+        assert!(
+            !asked.is_empty(),
+            "{game}: no frame shows what its seat saw"
+        );
+        let seen_by = botbox::play::whatif::observations(&replay).unwrap();
+        let decided = seen_by.iter().filter(|s| s.is_some()).count();
+        assert_eq!(asked.len(), decided, "{game}: a panel per decided move");
+        for a in asked.iter().take(3) {
+            let (seat, turn) = asked_seat_and_move(a[1].as_str().unwrap());
+            let expected = seen_by[turn - 1].as_ref().unwrap();
+            assert_eq!(expected.seat as usize, seat, "{game}: move {turn}");
+            let shown: Value = serde_json::from_str(a[2].as_str().unwrap()).unwrap();
+            assert_eq!(shown, expected.observation, "{game}: move {turn}");
+            let command = a[3].as_str().unwrap();
+            let file_word = botbox::view::frames::shell_word(&file.display().to_string());
+            assert_eq!(
+                command,
+                format!(
+                    "botbox replay {file_word} --seat {seat} --turn {turn} --with my_bot_v2.lua"
+                )
+            );
+        }
+        let (seat, turn) = asked_seat_and_move(asked[0][1].as_str().unwrap());
+        let bot = replay.header.strategies[seat].path.clone();
+        let (file_s, seat_s, turn_s) = (
+            file.display().to_string(),
+            seat.to_string(),
+            turn.to_string(),
+        );
+        let out = crate::util::botbox(&[
+            "replay", &file_s, "--seat", &seat_s, "--turn", &turn_s, "--with", &bot,
+        ]);
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && said.contains("(the same)"),
+            "{game}: {said}"
+        );
+        let frame = asked[0][0].as_u64().unwrap();
+        browser.eval(&format!(
+            "const s = document.querySelector('#scrub'); s.value = '{frame}'; \
+             s.dispatchEvent(new Event('input')); document.querySelector('#asked').open = true; \
+             document.querySelector('#copy').click(); return true"
+        ));
+        browser.wait_for(
+            "const t = document.querySelector('#copy').textContent; return t === 'copied' || t.startsWith('selected')",
+            "the copy button copies the command (or selects it)",
+        );
         if game == "bs" {
             browser.eval("document.querySelector('#scrub').value = '1'; document.querySelector('#scrub').dispatchEvent(new Event('input')); return true");
             assert_eq!(
@@ -902,6 +993,82 @@ fn the_league_pages_sign_in_upload_rank_and_keep_logs_to_their_owner() {
         logs.as_str().unwrap().contains("logger picks column"),
         "{logs}"
     );
+    // Beside each move of her bot, what it saw, and the command that fetches the replay and
+    // decides the move again; the other seat's observations are not in the page. The command
+    // works as given on the replay she downloads.
+    let asked = browser.eval(READ_ASKED);
+    let asked = asked.as_array().unwrap().clone();
+    assert!(!asked.is_empty(), "her seat's observations");
+    let players = browser
+        .eval("return [...document.querySelectorAll('#players li')].map(l => l.textContent)");
+    let mine = players
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|p| p.as_str().unwrap().contains("web-logger"))
+        .unwrap();
+    for a in &asked {
+        assert_eq!(asked_seat_and_move(a[1].as_str().unwrap()).0, mine, "{a}");
+    }
+    let (_, turn) = asked_seat_and_move(asked[0][1].as_str().unwrap());
+    assert_eq!(
+        asked[0][3],
+        json!(format!(
+            "botbox league replay {game} --server {url} && botbox replay league-{game}.jsonl \
+             --seat {mine} --turn {turn} --with my_bot_v2.lua"
+        ))
+    );
+    let downloaded = dir.join(format!("league-{game}.jsonl"));
+    let fetched = crate::util::botbox(&[
+        "league",
+        "replay",
+        &game,
+        "--server",
+        &url,
+        "--token",
+        &alice,
+        "--out",
+        downloaded.to_str().unwrap(),
+    ]);
+    assert!(
+        fetched.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fetched.stderr)
+    );
+    let (mine_s, turn_s) = (mine.to_string(), turn.to_string());
+    let again = crate::util::botbox(&[
+        "replay",
+        downloaded.to_str().unwrap(),
+        "--seat",
+        &mine_s,
+        "--turn",
+        &turn_s,
+        "--with",
+        bot.to_str().unwrap(),
+    ]);
+    let said = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        said.contains("(the same)") && said.contains("| logger picks column"),
+        "{said}"
+    );
+    let shown: Value = serde_json::from_str(asked[0][2].as_str().unwrap()).unwrap();
+    assert!(
+        said.contains(&shown.to_string()),
+        "the page's observation is the command's: {said}"
+    );
+    let every = crate::util::botbox(&[
+        "replay",
+        downloaded.to_str().unwrap(),
+        "--seat",
+        &mine_s,
+        "--with",
+        bot.to_str().unwrap(),
+    ]);
+    let said = String::from_utf8_lossy(&every.stdout);
+    assert!(
+        said.contains(&format!("differs at 0 of {} turns", asked.len())),
+        "{said}"
+    );
 
     // Bob does not.
     browser.open(&format!("{url}/"));
@@ -929,6 +1096,17 @@ fn the_league_pages_sign_in_upload_rank_and_keep_logs_to_their_owner() {
             .unwrap()
             .contains("(only its owner sees its log lines)"),
         "the page says whose logs it leaves out: {logs}"
+    );
+    // Nor what alice's bot saw (his own bot's moves he may see: random-c4 is his).
+    let asked = browser.eval(READ_ASKED);
+    for a in asked.as_array().unwrap() {
+        assert_ne!(asked_seat_and_move(a[1].as_str().unwrap()).0, mine, "{a}");
+    }
+    let page = browser.eval("return document.documentElement.outerHTML");
+    let alices: Vec<String> = asked_by_seat(page.as_str().unwrap(), mine);
+    assert!(
+        alices.is_empty(),
+        "alice's observations in bob's page: {alices:?}"
     );
     // Every page has the navigation bar, the game page too, and the links go round: the ladder
     // to a bot, the bot to a game, the game to each bot (by bot, version and owner) and its

@@ -169,6 +169,14 @@ fn a_bs_seat_sees_its_own_hand_only() {
         );
         let text = first.observation.to_string();
         assert!(!text.contains("hands"), "no other hand in {text}");
+        // The players by the names the run gave them, as the seat saw them.
+        let names: Vec<&str> = replay
+            .header
+            .strategies
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect();
+        assert_eq!(first.observation["players"], serde_json::json!(names));
     }
 }
 
@@ -326,7 +334,10 @@ fn play_on_leaves_the_recorded_game_where_the_bot_differs() {
     let refused = botbox(&["replay", &tampered.display().to_string()]);
     assert!(!refused.status.success());
     let said = String::from_utf8_lossy(&refused.stderr);
-    assert!(said.contains("tampered.jsonl:2: move 1 is not marked recorded"), "{said}");
+    assert!(
+        said.contains("tampered.jsonl:2: move 1 is not marked recorded"),
+        "{said}"
+    );
     // Two bots for one other seat are refused with the reason.
     let refused = botbox(&[
         "replay",

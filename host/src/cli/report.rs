@@ -99,7 +99,15 @@ fn viewer_pages(
         }
         let frames = crate::replay::read(&file)
             .map_err(anyhow::Error::from)
-            .and_then(|r| crate::view::frames::frames(&r));
+            .and_then(|r| {
+                let mut viewer = crate::view::frames::frames(&r)?;
+                let observed = crate::view::frames::Observed {
+                    replay: Some(crate::view::frames::shell_word(&file.display().to_string())),
+                    fetch: None,
+                };
+                crate::view::frames::observe(&mut viewer, &r, &|_| true, observed)?;
+                Ok(viewer)
+            });
         let Ok(viewer) = frames else {
             unread += 1;
             continue;

@@ -12,7 +12,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 
-use crate::view::frames::frames;
+use crate::view::frames::{Observed, frames, observe, shell_word};
 
 /// Show a replay or a report in the browser: a board per move with play, step, scrub and logs; or
 /// a report's standings and charts
@@ -44,8 +44,17 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
             .into_string(),
         None => {
             let file = crate::replay::read(&args.replay)?;
-            let viewer =
-                frames(&file).map_err(|e| anyhow::anyhow!("{}: {e:#}", args.replay.display()))?;
+            let viewer = frames(&file)
+                .and_then(|mut v| {
+                    // Every seat's observation: the file is the user's own.
+                    let name = shell_word(&args.replay.display().to_string());
+                    let observed = Observed {
+                        replay: Some(name),
+                        fetch: None,
+                    };
+                    observe(&mut v, &file, &|_| true, observed).map(|()| v)
+                })
+                .map_err(|e| anyhow::anyhow!("{}: {e:#}", args.replay.display()))?;
             crate::view::page::html(Some(&viewer))
         }
     };
@@ -99,7 +108,10 @@ fn report_of(path: &std::path::Path) -> anyhow::Result<Option<serde_json::Value>
 async fn frames_of(body: String) -> Response {
     let result = tokio::task::spawn_blocking(move || {
         let file = crate::replay::parse(&body).map_err(|e| e.to_string())?;
-        frames(&file).map_err(|e| format!("{e:#}"))
+        // The page names the file it opened in its command.
+        frames(&file)
+            .and_then(|mut v| observe(&mut v, &file, &|_| true, Observed::default()).map(|()| v))
+            .map_err(|e| format!("{e:#}"))
     })
     .await;
     match result {

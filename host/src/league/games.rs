@@ -509,9 +509,16 @@ pub fn playground(
             .flatten()
             .map(|f| format!("{:?}: {}", f.kind, f.message));
         // A game the viewer cannot draw is told in words rather than failing the whole run.
+        // What the bot saw at each of its moves is shown beside it (a ladder opponent's is its
+        // owner's); the game is no file the user has, so the page has no command to copy.
         let viewer = crate::replay::parse(&text)
             .map_err(|e| anyhow::anyhow!("{e}"))
-            .and_then(|file| crate::view::frames::frames(&file));
+            .and_then(|file| {
+                let mut viewer = crate::view::frames::frames(&file)?;
+                let visible = |s: usize| opponent.is_none() || s == seat;
+                crate::view::frames::observe(&mut viewer, &file, &visible, Default::default())?;
+                Ok(viewer)
+            });
         let mut viewer = match viewer {
             Ok(v) => v,
             Err(e) => {

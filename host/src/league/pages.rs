@@ -558,9 +558,26 @@ async fn game(
         user.as_ref()
             .is_some_and(|u| stored.seats.get(seat).is_some_and(|s| s.owner_id == u.id))
     });
+    // What a seat saw at each move only for its owner: an observation holds what only that seat
+    // may see (a BS hand). The command to decide such a move again fetches the replay first.
+    let owned: Vec<bool> = stored
+        .seats
+        .iter()
+        .map(|s| user.as_ref().is_some_and(|u| u.id == s.owner_id))
+        .collect();
     let viewer = tokio::task::spawn_blocking(move || {
         let file = crate::replay::parse(&text).map_err(|e| e.to_string())?;
-        crate::view::frames::frames(&file).map_err(|e| format!("{e:#}"))
+        let mut viewer = crate::view::frames::frames(&file).map_err(|e| format!("{e:#}"))?;
+        if owned.contains(&true) {
+            let observed = crate::view::frames::Observed {
+                replay: Some(format!("league-{id}.jsonl")),
+                fetch: Some(format!("botbox league replay {id}")),
+            };
+            let visible = |s: usize| owned.get(s).copied().unwrap_or(false);
+            crate::view::frames::observe(&mut viewer, &file, &visible, observed)
+                .map_err(|e| format!("{e:#}"))?;
+        }
+        Ok::<_, String>(viewer)
     })
     .await;
     let mut viewer = match viewer {

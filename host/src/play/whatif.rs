@@ -81,11 +81,7 @@ pub fn decide_again(
             asked.map_or("?".to_string(), |s| s.to_string())
         );
     }
-    let start = || {
-        rules
-            .start(&h.variant(), seats as u32, h.seed)
-            .map_err(anyhow::Error::msg)
-    };
+    let start = || started(rules, h);
     let mut game = start()?;
     // A second game on the same path, where the new answers are tried: the same state after an
     // answer as after the recorded move is the same choice. Made again from the start when an
@@ -294,6 +290,58 @@ pub fn play_on(
         recorded: from - 1,
         ending,
     })
+}
+
+/// What a seat saw when it was asked: its seat, the function and the observation (the JSON its
+/// strategy received).
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub seat: SeatIndex,
+    pub function: &'static str,
+    pub observation: Value,
+}
+
+/// What the seat deciding each move of the contract replay `file` saw, rebuilt by re-playing it:
+/// one entry per move, `None` for a move no strategy decided (an opening move, a fault taken as a
+/// move). A replay from before its game was played through the contract has none.
+pub fn observations(file: &ReplayFile) -> anyhow::Result<Vec<Option<Seen>>> {
+    let h = &file.header;
+    if h.params.get("variant").is_none() {
+        return Ok(Vec::new());
+    }
+    let rules: &dyn Rules = registry::find(&h.game).map_err(anyhow::Error::msg)?;
+    let mut game = started(rules, h)?;
+    let mut seen = Vec::with_capacity(file.turns.len());
+    for (i, t) in file.turns.iter().enumerate() {
+        let asked = game.turn();
+        seen.push(match asked {
+            Some(turn) if t["opening"] != true && t["fault"] != true => Some(Seen {
+                seat: turn.seat,
+                function: turn.function,
+                observation: game.observation(turn.seat),
+            }),
+            _ => None,
+        });
+        apply(game.as_mut(), t)
+            .map_err(|e| anyhow::anyhow!("{}: move {}: {e}", file.path.display(), i + 1))?;
+        let _ = game.take_notices();
+    }
+    Ok(seen)
+}
+
+/// The recorded game at its start, its seats named as the run named them: a game of more than two
+/// seats shows its players by the names in the header (as [`crate::play::record::header`] writes
+/// them), and a seat's observation holds them.
+fn started(rules: &dyn Rules, h: &crate::replay::Header) -> anyhow::Result<Box<dyn Match>> {
+    let seats = h.strategies.len();
+    let mut game = rules
+        .start(&h.variant(), seats as u32, h.seed)
+        .map_err(anyhow::Error::msg)?;
+    if seats > 2 {
+        let names: Vec<String> = h.strategies.iter().map(|s| s.name.clone()).collect();
+        game.name_seats(&names);
+    }
+    Ok(game)
 }
 
 /// The one strategy being asked, in its seat, as the game's encoding reaches it.

@@ -35,6 +35,83 @@ pub struct Viewer {
     /// per seat to its bot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub site: Option<Site>,
+    /// Set when frames carry what their seat saw ([`observe`]): how the page's command to decide
+    /// such a turn again names the replay.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observed: Option<Observed>,
+}
+
+/// How a page's `botbox replay FILE --seat S --turn N --with BOT` names the replay.
+#[derive(Debug, Serialize, Default)]
+pub struct Observed {
+    /// The file, as a shell word (`None`: the file opened in the page, or no command at all when
+    /// the page was not opened from a file and `fetch` is `None` too).
+    pub replay: Option<String>,
+    /// A command that fetches the file first (a league game: `botbox league replay ID`).
+    pub fetch: Option<String>,
+}
+
+/// What the seat saw when it made a move: the observation its strategy received.
+#[derive(Debug, Serialize)]
+pub struct Asked {
+    /// The move's number in the replay (`botbox replay --turn`).
+    pub turn: usize,
+    pub seat: usize,
+    /// The function it was asked (`choose_move`, BS's `play` or `call`).
+    pub function: String,
+    pub observation: Value,
+}
+
+/// The most bytes of observations one page carries (16 MiB): past it, later moves have none.
+const MAX_OBSERVED: usize = 16 << 20;
+
+/// Puts on each frame what the seat that made its move saw (rebuilt by re-playing `file`, the
+/// replay the frames were drawn from), for the seats `visible` says this page may show: a
+/// league page shows only its viewer's own seats, since an observation holds what only its seat
+/// may see (a BS hand). A replay from before its game went through the contract has none.
+pub fn observe(
+    viewer: &mut Viewer,
+    file: &ReplayFile,
+    visible: &dyn Fn(usize) -> bool,
+    observed: Observed,
+) -> anyhow::Result<()> {
+    let seen = crate::play::whatif::observations(file)?;
+    if seen.is_empty() {
+        return Ok(());
+    }
+    let mut bytes = 0;
+    for frame in &mut viewer.frames {
+        let Some(Some(s)) = frame.turn.and_then(|n| seen.get(n - 1)) else {
+            continue;
+        };
+        if !visible(s.seat as usize) {
+            continue;
+        }
+        bytes += s.observation.to_string().len();
+        if bytes > MAX_OBSERVED {
+            break;
+        }
+        frame.asked = Some(Asked {
+            turn: frame.turn.unwrap_or_default(),
+            seat: s.seat as usize,
+            function: s.function.to_string(),
+            observation: s.observation.clone(),
+        });
+    }
+    viewer.observed = Some(observed);
+    Ok(())
+}
+
+/// `text` as one word for a POSIX shell: as it is when it needs no quoting, else in single quotes.
+pub fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._-/+:@,=".contains(c));
+    match plain {
+        true => text.to_string(),
+        false => format!("'{}'", text.replace('\'', "'\\''")),
+    }
 }
 
 /// The links of a site around the viewer (the league's).
@@ -72,6 +149,12 @@ pub struct Frame {
     /// the last recorded move, such as those of a decision that faulted).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub log: Vec<Logged>,
+    /// The replay's move (from 1) that a strategy decided to lead here, if one did.
+    #[serde(skip)]
+    pub turn: Option<usize>,
+    /// What that seat saw ([`observe`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked: Option<Asked>,
 }
 
 impl Frame {
@@ -85,6 +168,8 @@ impl Frame {
             board,
             hidden: None,
             log: Vec::new(),
+            turn: None,
+            asked: None,
         }
     }
 
@@ -187,10 +272,26 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
         .map(|e| e.logs.clone())
         .unwrap_or_default();
     attach_logs(&mut frames, &turns, &logs);
+    // The move each frame shows: a game's own turns say which (`decision`), the contract's are the
+    // moves themselves.
+    if contract {
+        for (frame, t) in frames.iter_mut().skip(1).zip(&turns) {
+            frame.turn = t["decision"]
+                .as_u64()
+                .or_else(|| t.get("function").and(t["n"].as_u64()))
+                .map(|n| n as usize);
+        }
+    }
     let from = super::replay::played_on(file)?;
     if let Some(on) = &h.played_on {
-        for frame in frames.iter_mut().filter(|f| f.n >= 1 && f.n <= on.recorded) {
-            frame.text.push_str(" (recorded)");
+        // A frame with no move of its own (a roll without a choice) goes with the move before it,
+        // and those before any move with the first.
+        let mut current = 1;
+        for frame in frames.iter_mut().skip(1) {
+            current = frame.turn.unwrap_or(current);
+            if current <= on.recorded {
+                frame.text.push_str(" (recorded)");
+            }
         }
     }
     Ok(Viewer {
@@ -208,6 +309,7 @@ pub fn frames(file: &ReplayFile) -> anyhow::Result<Viewer> {
         faults,
         logs_hidden: Vec::new(),
         site: None,
+        observed: None,
     })
 }
 

@@ -66,9 +66,13 @@ pub fn from_contract(file: &ReplayFile) -> anyhow::Result<ReplayFile> {
         for (k, roll) in rolls.iter().enumerate() {
             let mut roll = roll.clone();
             if k == 0
-                && let (Some(logged), Value::Object(fields)) = (t.get("logged"), &mut roll)
+                && let Value::Object(fields) = &mut roll
             {
-                fields.insert("logged".into(), logged.clone());
+                if let Some(logged) = t.get("logged") {
+                    fields.insert("logged".into(), logged.clone());
+                }
+                // The decision this roll answered, for the viewer's observation of it.
+                fields.insert("decision".into(), (i + 1).into());
             }
             turns.push(roll);
             turn_lines.push(line);

@@ -78,6 +78,8 @@ pub fn from_contract(file: &ReplayFile) -> anyhow::Result<ReplayFile> {
         if let Some(logged) = t.get("logged") {
             turn["logged"] = logged.clone();
         }
+        // The decision, for the viewer's observation of it.
+        turn["decision"] = (i + 1).into();
         turns.push(turn);
     }
     let mut header = h.clone();

@@ -78,8 +78,12 @@ pub fn from_contract(file: &ReplayFile) -> anyhow::Result<ReplayFile> {
             opening: t["opening"] == true,
         };
         let mut turn = serde_json::to_value(turn).expect("turns serialize");
-        if let (Some(logged), Value::Object(fields)) = (t.get("logged"), &mut turn) {
-            fields.insert("logged".into(), logged.clone());
+        if let Value::Object(fields) = &mut turn {
+            if let Some(logged) = t.get("logged") {
+                fields.insert("logged".into(), logged.clone());
+            }
+            // The decision, for the viewer's observation of it.
+            fields.insert("decision".into(), (i + 1).into());
         }
         turns.push(turn);
         turn_lines.push(line);
