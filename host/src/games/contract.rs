@@ -194,7 +194,7 @@ pub struct WireDecision {
     /// The answer's schema; `None` for a notification, whose answer is ignored.
     pub action: Option<fn() -> schemars::Schema>,
     /// Whether the observation has a postcard form (`botbox_sdk::Wire::BINARY`): only then does a
-    /// module that chose postcard get it (Connect Four's types cross as JSON either way).
+    /// module that chose postcard get it (every game's types have one today).
     pub binary: bool,
     /// Appends the postcard form of the observation, given as its JSON.
     pub encode: fn(&Value, &mut Vec<u8>) -> Result<(), String>,

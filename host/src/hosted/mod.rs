@@ -241,13 +241,13 @@ mod tests {
             }
         }
         let games: Vec<&str> = crossed.keys().copied().collect();
-        assert_eq!(games, ["2048", "bs", "dice", "worms"]);
+        assert_eq!(games, ["2048", "bs", "connect4", "dice", "tron", "worms"]);
         assert!(crossed.values().all(|&n| n > 50), "{crossed:?}");
     }
 
     /// An answer's postcard form, from its JSON, through its typed wire type.
     fn typed_bytes(answer: &serde_json::Value, game: &str, function: &str) -> Vec<u8> {
-        use botbox_sdk::{Wire, bs, dice, g2048, worms};
+        use botbox_sdk::{Wire, bs, connect4, dice, g2048, tron, worms};
         fn bytes<T: Wire>(json: &serde_json::Value) -> Vec<u8> {
             let mut out = Vec::new();
             T::deserialize(json).unwrap().to_binary(&mut out).unwrap();
@@ -257,6 +257,8 @@ mod tests {
             ("2048", _) => bytes::<g2048::Direction>(answer),
             ("worms", _) => bytes::<worms::Move>(answer),
             ("dice", _) => bytes::<dice::Move>(answer),
+            ("connect4", _) => bytes::<connect4::Move>(answer),
+            ("tron", _) => bytes::<tron::Move>(answer),
             ("bs", "play") => bytes::<bs::PlayAction>(answer),
             ("bs", "call") => bytes::<bs::CallAction>(answer),
             other => panic!("no answer type for {other:?}"),
@@ -265,7 +267,7 @@ mod tests {
 
     /// An observation's postcard form decoded by its typed wire type, as JSON.
     fn back_to_json(bytes: &[u8], game: &str, function: &str) -> serde_json::Value {
-        use botbox_sdk::{Wire, bs, dice, g2048, worms};
+        use botbox_sdk::{Wire, bs, connect4, dice, g2048, tron, worms};
         fn json<T: Wire>(bytes: &[u8]) -> serde_json::Value {
             serde_json::to_value(T::from_binary(bytes).unwrap()).unwrap()
         }
@@ -273,6 +275,8 @@ mod tests {
             ("2048", _) => json::<g2048::Observation>(bytes),
             ("worms", _) => json::<worms::Observation>(bytes),
             ("dice", _) => json::<dice::Observation>(bytes),
+            ("connect4", _) => json::<connect4::Observation>(bytes),
+            ("tron", _) => json::<tron::Observation>(bytes),
             ("bs", "play") => json::<bs::PlayObservation>(bytes),
             ("bs", "call") => json::<bs::CallObservation>(bytes),
             ("bs", "observe") => json::<bs::Event>(bytes),

@@ -80,11 +80,3 @@ pub struct Observation {
     /// Turns played so far.
     pub turn: u32,
 }
-
-impl crate::wire::Wire for Observation {
-    const BINARY: bool = false;
-}
-
-impl crate::wire::Wire for Move {
-    const BINARY: bool = false;
-}

@@ -6,8 +6,8 @@
 //! order without names, integers as LEB128 varints (signed ones zigzagged), sequences and strings with
 //! a varint length first, and an enum as the varint index of its variant followed by its fields. It is
 //! not self-describing, so both sides must know the type: only the typed payloads below have a binary
-//! form, and a payload without one (a game that crosses as free JSON, such as Connect Four through
-//! the game contract) goes as JSON both ways even to a module that chose postcard.
+//! form (every game's decisions), and a payload without one (a strategy's own JSON type) goes as JSON
+//! both ways even to a module that chose postcard.
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
@@ -66,19 +66,14 @@ binary!(
     crate::dice::Move,
     crate::bs::PlayObservation,
     crate::bs::CallObservation,
+    crate::connect4::Observation,
+    crate::connect4::Move,
+    crate::tron::Observation,
+    crate::tron::Move,
     Vec<u32>,
     bool,
     (),
 );
-
-/// Connect Four crosses through the game contract as free JSON, so as JSON to every module.
-impl Wire for crate::connect4::Observation {
-    const BINARY: bool = false;
-}
-
-impl Wire for crate::connect4::Move {
-    const BINARY: bool = false;
-}
 
 impl Wire for serde_json::Value {
     const BINARY: bool = false;
