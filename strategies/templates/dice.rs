@@ -14,12 +14,15 @@ impl Strategy for Bot {
     }
 
     fn choose_move(&mut self, obs: Observation) -> Move {
-        // Capture when possible, else the piece furthest ahead.
-        let best = obs
-            .legal
-            .iter()
-            .max_by_key(|m| (m.captures, m.from))
-            .expect("asked only when there is a choice");
+        // Capture when you can, else move the piece furthest ahead (the first such, in order).
+        let mut best = obs.legal.iter().find(|m| m.captures).unwrap_or(&obs.legal[0]);
+        if !best.captures {
+            for m in &obs.legal {
+                if m.from > best.from {
+                    best = m;
+                }
+            }
+        }
         Move { from: best.from, to: best.to }
     }
 }

@@ -14,7 +14,8 @@ impl Strategy for Bot {
     }
 
     fn choose_move(&mut self, obs: Observation) -> Move {
-        // The first direction whose cell is free (`.`): north, east, south, west.
+        // A wall hugger: among the moves that do not crash, the one whose new cell touches the
+        // most walls (the first such of north, east, south, west).
         let free = |r: i64, c: i64| {
             r >= 0
                 && c >= 0
@@ -25,13 +26,25 @@ impl Strategy for Bot {
                     == Some(&b'.')
         };
         let (r, c) = (obs.you[0] as i64, obs.you[1] as i64);
-        Move::ALL
-            .into_iter()
-            .find(|m| {
-                let (dr, dc) = m.delta();
-                free(r + dr as i64, c + dc as i64)
-            })
-            .unwrap_or(Move::North)
+        let (mut best, mut most) = (Move::North, -1);
+        for m in Move::ALL {
+            let (dr, dc) = m.delta();
+            let (r, c) = (r + dr as i64, c + dc as i64);
+            if !free(r, c) {
+                continue;
+            }
+            let walls = Move::ALL
+                .into_iter()
+                .filter(|e| {
+                    let (er, ec) = e.delta();
+                    !free(r + er as i64, c + ec as i64)
+                })
+                .count() as i64;
+            if walls > most {
+                (best, most) = (m, walls);
+            }
+        }
+        best
     }
 }
 

@@ -14,14 +14,23 @@ impl Strategy for Bot {
     }
 
     fn choose_move(&mut self, obs: Observation) -> Move {
-        // The legal move of the worm whose head is nearest the hole.
-        let distance = |m: &Move| {
-            obs.worms
-                .iter()
-                .find(|w| w.id == m.worm)
-                .map_or(u32::MAX, |w| w.cells[0][0].abs_diff(obs.hole[0]) + w.cells[0][1].abs_diff(obs.hole[1]))
-        };
-        *obs.legal.iter().min_by_key(|m| distance(m)).expect("asked only with a legal move")
+        // The move whose worm's new head lands nearest the hole (straight-line steps, walls
+        // ignored; the first such).
+        let mut best = obs.legal[0];
+        let mut best_d = i64::MAX;
+        for m in &obs.legal {
+            let Some(w) = obs.worms.iter().find(|w| w.id == m.worm) else {
+                continue;
+            };
+            let (dr, dc) = w.direction.turned(m.turn).delta();
+            let row = w.cells[0][0] as i64 + dr as i64;
+            let col = w.cells[0][1] as i64 + dc as i64;
+            let d = (row - obs.hole[0] as i64).abs() + (col - obs.hole[1] as i64).abs();
+            if d < best_d {
+                (best, best_d) = (*m, d);
+            }
+        }
+        best
     }
 }
 

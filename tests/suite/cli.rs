@@ -846,9 +846,10 @@ fn new_makes_a_starter_bot_for_every_game_that_checks_clean() {
         "worms",
         dir.join("w").to_str().unwrap(),
         "--lang",
-        "wat",
+        "cobol",
     ]);
     assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("assemblyscript"), "{}", stderr(&out));
     let out = botbox(&[
         "new",
         "2048",

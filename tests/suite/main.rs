@@ -10,6 +10,7 @@ mod determinism;
 mod dice;
 mod embed;
 mod hostile;
+mod kits;
 mod layers;
 mod layout;
 mod league;

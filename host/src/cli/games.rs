@@ -28,6 +28,12 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
                     "functions": g.functions(),
                     "variants": g.variants(),
                     "bots": g.info().bots,
+                    // The languages `botbox new` has a starter kit in for the game.
+                    "kits": super::new::Lang::ALL
+                        .iter()
+                        .filter(|l| l.starter(&g.info().templates).is_some())
+                        .map(|l| l.flag())
+                        .collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -46,7 +52,9 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         ]);
     }
     super::print_report(&format!(
-        "{t}\nThe first variant is the default.\n`botbox check <game> <bot>` plays one game with your bot."
+        "{t}\nThe first variant is the default.\n`botbox new <game> <dir> --lang L` writes a starter kit \
+         (L: lua, rust, c, zig,\nassemblyscript or wat); `botbox check <game> <bot>` plays a \
+         game with your bot."
     ))?;
     Ok(ExitCode::SUCCESS)
 }

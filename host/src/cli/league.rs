@@ -266,7 +266,8 @@ impl ClientArgs {
   botbox league upload strategies/lua/bs/player1.lua --game bs --name liar
   botbox league upload hunter_v2.wasm --name hunter     # a new version of an existing bot")]
 struct UploadArgs {
-    /// The strategy file: a .wasm module or .lua source (programs are not accepted)
+    /// The bot: a .wasm module, .lua source, a .wat file (compiled here) or a starter kit's directory
+    /// (built here, as `botbox check` builds it); programs are not accepted
     file: PathBuf,
     /// The bot's name (the file's stem by default)
     #[arg(long)]

@@ -1,6 +1,8 @@
-//! `botbox new <game> <dir>`: a starter bot for any registered game, in Lua, Rust or WAT, that builds
-//! and plays wherever it is copied. The Rust starter carries its own copy of the guest SDK (the SDK is
-//! not published), so it needs nothing of this repository.
+//! `botbox new <game> <dir>`: a starter kit for any registered game, in Lua, Rust, C, Zig,
+//! AssemblyScript or WAT: a directory that builds with its language's own tool, holds a bot that
+//! plays legal moves (the same rule in every language) and a README on building, checking, playing
+//! and uploading it. Each kit carries its own copy of the language's SDK (the SDKs are not
+//! published), so it needs nothing of this repository; `botbox check <game> <dir>` builds it.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,15 +10,19 @@ use std::process::ExitCode;
 use crate::games::registry;
 use anyhow::{Context, bail};
 
-/// Create a starter bot for a game (Lua, Rust or WAT) that builds and plays anywhere
+/// Create a starter kit for a game (Lua, Rust, C, Zig, AssemblyScript or WAT) that builds and plays anywhere
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
-  botbox new connect4 my-c4-bot                 # my-c4-bot/bot.lua
-  botbox new bs my-bs-bot --lang rust           # a Rust crate with its own copy of the SDK
-  botbox new 2048 my-2048 --lang wat            # hand-written WebAssembly text
-  botbox check connect4 my-c4-bot/bot.lua       # then play it
+  botbox new connect4 my-c4-bot                       # my-c4-bot/bot.lua
+  botbox new bs my-bs-bot --lang rust                 # a Rust crate with its own copy of the SDK
+  botbox new worms my-worms --lang c                  # bot.c, the C SDK's headers, build.sh
+  botbox new tron my-tron --lang zig                  # build.zig, src/bot.zig and the Zig SDK
+  botbox new dice my-dice --lang assemblyscript       # package.json, assembly/index.ts and the SDK
+  botbox new 2048 my-2048 --lang wat                  # hand-written WebAssembly text
+  botbox check connect4 my-c4-bot                     # then check it: botbox builds the directory
 
-The directory must not exist yet (or be empty). `botbox games` lists the games.")]
+The directory must not exist yet (or be empty). `botbox games` lists the games; docs/bots/ has a page
+per language.")]
 pub struct Args {
     /// The game (see `botbox games`)
     game: String,
@@ -28,21 +34,122 @@ pub struct Args {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Lang {
+pub enum Lang {
     Lua,
     Rust,
+    C,
+    Zig,
+    #[value(alias = "as", alias = "ts")]
+    Assemblyscript,
     Wat,
 }
 
 impl Lang {
-    fn name(self) -> &'static str {
+    pub const ALL: [Lang; 6] = [
+        Lang::Lua,
+        Lang::Rust,
+        Lang::C,
+        Lang::Zig,
+        Lang::Assemblyscript,
+        Lang::Wat,
+    ];
+
+    pub fn name(self) -> &'static str {
         match self {
             Lang::Lua => "Lua",
             Lang::Rust => "Rust",
+            Lang::C => "C",
+            Lang::Zig => "Zig",
+            Lang::Assemblyscript => "AssemblyScript",
             Lang::Wat => "WAT",
         }
     }
+
+    /// The flag's value.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Lang::Lua => "lua",
+            Lang::Rust => "rust",
+            Lang::C => "c",
+            Lang::Zig => "zig",
+            Lang::Assemblyscript => "assemblyscript",
+            Lang::Wat => "wat",
+        }
+    }
+
+    /// The game's starter in this language, as the registry lists it.
+    pub fn starter(self, templates: &crate::games::contract::Templates) -> Option<&'static str> {
+        match self {
+            Lang::Lua => templates.lua,
+            Lang::Rust => templates.rust,
+            Lang::C => templates.c,
+            Lang::Zig => templates.zig,
+            Lang::Assemblyscript => templates.assemblyscript,
+            Lang::Wat => templates.wat,
+        }
+    }
+
+    /// The kit's folder in `strategies/` (its SDK, and `kit/`: the build files and README).
+    fn folder(self) -> &'static include_dir::Dir<'static> {
+        match self {
+            Lang::Lua => &LUA,
+            Lang::Rust => &RUST,
+            Lang::C => &C,
+            Lang::Zig => &ZIG,
+            Lang::Assemblyscript => &ASSEMBLYSCRIPT,
+            Lang::Wat => &WAT,
+        }
+    }
+
+    /// Where the starter goes in the kit, and where the SDK's core and the game's file go (for
+    /// the languages with an SDK folder): `(bot, sdk folder, core, the game file's extension)`.
+    fn layout(
+        self,
+    ) -> (
+        &'static str,
+        Option<(&'static str, &'static str, &'static str)>,
+    ) {
+        match self {
+            Lang::Lua => ("bot.lua", None),
+            Lang::Rust => ("src/lib.rs", None),
+            Lang::C => ("bot.c", Some(("", "botbox.h", "h"))),
+            Lang::Zig => ("src/bot.zig", Some(("src", "botbox.zig", "zig"))),
+            Lang::Assemblyscript => ("assembly/index.ts", Some(("assembly", "botbox.ts", "ts"))),
+            Lang::Wat => ("bot.wat", None),
+        }
+    }
+
+    /// How the kit is built, in words for the next steps (`{{dir}}` is the kit).
+    fn build(self) -> Option<&'static str> {
+        match self {
+            Lang::Lua | Lang::Wat => None,
+            Lang::Rust => Some(
+                "cd {{dir}} && cargo build --release --target wasm32-unknown-unknown   (rustup target add wasm32-unknown-unknown)",
+            ),
+            Lang::C => Some("sh {{dir}}/build.sh   (clang and wasm-ld: apt-get install clang lld)"),
+            Lang::Zig => Some(
+                "cd {{dir}} && zig build   (or python3 -m ziglang build, after pip install ziglang)",
+            ),
+            Lang::Assemblyscript => {
+                Some("cd {{dir}} && npm install && npm run build   (Node.js with npm)")
+            }
+        }
+    }
 }
+
+// Each language's folder, as this botbox was built with it (the `include_dir` crate embeds them).
+static LUA: include_dir::Dir<'static> =
+    include_dir::include_dir!("$CARGO_MANIFEST_DIR/../strategies/lua/kit");
+static RUST: include_dir::Dir<'static> =
+    include_dir::include_dir!("$CARGO_MANIFEST_DIR/../strategies/rust/kit");
+static C: include_dir::Dir<'static> =
+    include_dir::include_dir!("$CARGO_MANIFEST_DIR/../strategies/c");
+static ZIG: include_dir::Dir<'static> =
+    include_dir::include_dir!("$CARGO_MANIFEST_DIR/../strategies/zig");
+static ASSEMBLYSCRIPT: include_dir::Dir<'static> =
+    include_dir::include_dir!("$CARGO_MANIFEST_DIR/../strategies/assemblyscript");
+static WAT: include_dir::Dir<'static> =
+    include_dir::include_dir!("$CARGO_MANIFEST_DIR/../strategies/wat/kit");
 
 pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     let rules = registry::find(&args.game).map_err(anyhow::Error::msg)?;
@@ -59,35 +166,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
             dir.display()
         );
     }
-    let templates = rules.info().templates;
-    let template = match args.lang {
-        Lang::Lua => templates.lua,
-        Lang::Rust => templates.rust,
-        Lang::Wat => templates.wat,
-    };
-    let Some(template) = template else {
-        let has: Vec<&str> = [
-            ("lua", templates.lua),
-            ("rust", templates.rust),
-            ("wat", templates.wat),
-        ]
-        .into_iter()
-        .filter_map(|(lang, t)| t.map(|_| lang))
-        .collect();
-        bail!(
-            "there is no {} starter for {game}: it has {}",
-            args.lang.name(),
-            has.iter()
-                .map(|l| format!("--lang {l}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    };
-    let files = match args.lang {
-        Lang::Lua => vec![(PathBuf::from("bot.lua"), template.to_string())],
-        Lang::Wat => vec![(PathBuf::from("bot.wat"), template.to_string())],
-        Lang::Rust => rust(template, &crate_name(dir)),
-    };
+    let files = kit(game, args.lang, &rules.info().templates, dir)?;
     for (path, text) in &files {
         let path = dir.join(path);
         if let Some(parent) = path.parent() {
@@ -95,21 +174,85 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("creating {}", parent.display()))?;
         }
         std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        #[cfg(unix)]
+        if path.extension().is_some_and(|e| e == "sh") {
+            use std::os::unix::fs::PermissionsExt as _;
+            let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755));
+        }
     }
-    let bot = match args.lang {
-        Lang::Lua => dir.join("bot.lua"),
-        Lang::Wat => dir.join("bot.wat"),
-        Lang::Rust => dir.clone(),
+    let shown = dir.display().to_string();
+    let (bot, _) = args.lang.layout();
+    println!(
+        "created a {game} bot in {} ({}, {})",
+        shown,
+        args.lang.name(),
+        dir.join(bot).display()
+    );
+    if let Some(build) = args.lang.build() {
+        println!("build:\n  {}", build.replace("{{dir}}", &shown));
+    }
+    let target = match args.lang {
+        Lang::Lua => dir.join("bot.lua").display().to_string(),
+        Lang::Wat => dir.join("bot.wat").display().to_string(),
+        _ => shown.clone(),
     };
-    println!("created a {game} bot in {}", dir.display());
-    if args.lang == Lang::Rust {
-        println!(
-            "  it builds with `cargo build --release --target wasm32-unknown-unknown` (add the target with\n  `rustup target add wasm32-unknown-unknown`); botbox builds it for you when given the directory"
-        );
-    }
-    println!("next:\n  botbox check {game} {}", bot.display());
-    println!("docs: docs/{game}.md (the rules), docs/lua-api.md (Lua), docs/wasm-abi.md (WASM)");
+    println!("next:\n  botbox check {game} {target}");
+    println!(
+        "docs: {}/README.md, docs/{game}.md (the rules), docs/bots/{}.md",
+        shown,
+        args.lang.flag()
+    );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The files of `game`'s kit in `lang`, for the directory `dir`: the starter, the SDK's core and
+/// the game's file where the language has an SDK folder (the Rust crate: its manifest and its copy
+/// of the SDK), and every file of the folder's `kit/` with `{{game}}` and `{{dir}}` filled in.
+pub fn kit(
+    game: &str,
+    lang: Lang,
+    templates: &crate::games::contract::Templates,
+    dir: &Path,
+) -> anyhow::Result<Vec<(PathBuf, String)>> {
+    let Some(starter) = lang.starter(templates) else {
+        let has: Vec<String> = Lang::ALL
+            .into_iter()
+            .filter(|l| l.starter(templates).is_some())
+            .map(|l| format!("--lang {}", l.flag()))
+            .collect();
+        bail!(
+            "there is no {} starter for {game}: it has {}",
+            lang.name(),
+            has.join(", ")
+        );
+    };
+    let fill = |text: &str| {
+        text.replace("{{game}}", game)
+            .replace("{{dir}}", &dir.display().to_string())
+    };
+    let (bot, sdk) = lang.layout();
+    let mut files = match lang {
+        Lang::Rust => rust(starter, &crate_name(dir)),
+        _ => vec![(PathBuf::from(bot), starter.to_string())],
+    };
+    let folder = lang.folder();
+    if let Some((sdk_dir, core, ext)) = sdk {
+        for name in [core.to_string(), format!("{game}.{ext}")] {
+            let file = folder
+                .get_file(&name)
+                .with_context(|| format!("the {} SDK has no {name}", lang.name()))?;
+            let text = file.contents_utf8().context("the SDK's files are UTF-8")?;
+            files.push((Path::new(sdk_dir).join(&name), text.to_string()));
+        }
+    }
+    // The kit's build files and README: `kit/` in a language's SDK folder, the folder itself else.
+    let kit = folder.get_dir("kit").unwrap_or(folder);
+    for file in kit.files() {
+        let name = file.path().strip_prefix(kit.path()).unwrap_or(file.path());
+        let text = file.contents_utf8().context("the kit's files are UTF-8")?;
+        files.push((name.to_path_buf(), fill(text)));
+    }
+    Ok(files)
 }
 
 /// A crate name from the directory's name: lowercase letters, digits and `-`.

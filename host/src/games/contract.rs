@@ -178,6 +178,11 @@ pub struct Templates {
     pub lua: Option<&'static str>,
     pub rust: Option<&'static str>,
     pub wat: Option<&'static str>,
+    /// The starters in the languages with an SDK folder of their own (`strategies/c`, `zig`,
+    /// `assemblyscript`), whose game file (`<game>.h`, `.zig`, `.ts`) `botbox new` copies beside.
+    pub c: Option<&'static str>,
+    pub zig: Option<&'static str>,
+    pub assemblyscript: Option<&'static str>,
 }
 
 /// One function's wire types, as the SDK defines them (`botbox_sdk`): the observation a strategy

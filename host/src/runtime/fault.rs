@@ -115,7 +115,7 @@ pub enum LoadError {
     /// docs/wasm-abi.md. `message` names the limit and the value found.
     #[error("{file}: too costly to compile: {message}")]
     TooCostly { file: String, message: String },
-    #[error("{}: building the Rust strategy failed: {message}", path.display())]
+    #[error("{}: building the strategy failed: {message}", path.display())]
     Build { path: PathBuf, message: String },
 }
 

@@ -15,6 +15,7 @@
 
 mod extension;
 mod fault;
+mod kit;
 mod limits;
 mod log;
 pub mod lua;
@@ -30,6 +31,7 @@ use std::sync::Arc;
 pub use botbox_sdk::{Params, Setup};
 pub use extension::{Extension, Extensions, Transcoder};
 pub use fault::{Fault, FaultKind, LoadError};
+pub use kit::build_dir;
 pub use limits::{LimitSpec, Limits};
 pub use payload::{Answer, Payload};
 pub use source::{

@@ -60,7 +60,7 @@ const MAX_BYTES: u64 = 16 << 20;
 
 pub(super) fn read(path: &Path) -> Result<Source, LoadError> {
     let file = if path.is_dir() {
-        build_rust_crate(path)?
+        super::kit::build_dir(path)?
     } else {
         path.to_path_buf()
     };

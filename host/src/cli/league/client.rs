@@ -16,7 +16,22 @@ pub(super) fn upload(a: UploadArgs) -> anyhow::Result<ExitCode> {
         client.signed_in(),
         "uploading needs your token: --token or BOTBOX_TOKEN (from `botbox league user add`)"
     );
-    let bytes = std::fs::read(&a.file).with_context(|| format!("reading {}", a.file.display()))?;
+    // A bot's directory (a starter kit) is built here, as `botbox check` builds it, and WebAssembly
+    // text compiled: the league takes .wasm modules and .lua files.
+    let module = match a.file.is_dir() {
+        true => crate::runtime::build_dir(&a.file)?,
+        false => a.file.clone(),
+    };
+    let (bytes, sent) = match module.extension().is_some_and(|e| e == "wat") {
+        true => (
+            wat::parse_file(&module).with_context(|| format!("compiling {}", module.display()))?,
+            module.with_extension("wasm"),
+        ),
+        false => (
+            std::fs::read(&module).with_context(|| format!("reading {}", module.display()))?,
+            module.clone(),
+        ),
+    };
     let name = match &a.name {
         Some(name) => name.clone(),
         None => a
@@ -26,7 +41,7 @@ pub(super) fn upload(a: UploadArgs) -> anyhow::Result<ExitCode> {
             .context("give the bot a --name")?,
     };
     // The file's name, so that the league's messages about this version name it as you do.
-    let file = a.file.file_name().map(|f| f.to_string_lossy());
+    let file = sent.file_name().map(|f| f.to_string_lossy());
     let mut path = format!(
         "/bots/{name}/versions?file={}",
         crate::league::query_value(file.as_deref().unwrap_or_default())

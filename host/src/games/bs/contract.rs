@@ -56,7 +56,10 @@ const INFO: GameInfo = GameInfo {
     templates: Templates {
         lua: Some(include_str!("../../../../strategies/templates/bs.lua")),
         rust: Some(include_str!("../../../../strategies/templates/bs.rs")),
-        wat: None,
+        wat: Some(include_str!("../../../../strategies/templates/bs.wat")),
+        c: Some(include_str!("../../../../strategies/templates/bs.c")),
+        zig: Some(include_str!("../../../../strategies/templates/bs.zig")),
+        assemblyscript: Some(include_str!("../../../../strategies/templates/bs.ts")),
     },
     sparring: Some((
         "player1",

@@ -111,7 +111,14 @@ const INFO: GameInfo = GameInfo {
             "../../../../strategies/templates/connect4.lua"
         )),
         rust: Some(include_str!("../../../../strategies/templates/connect4.rs")),
-        wat: None,
+        wat: Some(include_str!(
+            "../../../../strategies/templates/connect4.wat"
+        )),
+        c: Some(include_str!("../../../../strategies/templates/connect4.c")),
+        zig: Some(include_str!(
+            "../../../../strategies/templates/connect4.zig"
+        )),
+        assemblyscript: Some(include_str!("../../../../strategies/templates/connect4.ts")),
     },
     sparring: Some((
         "center",

@@ -144,7 +144,10 @@ const INFO: GameInfo = GameInfo {
     templates: Templates {
         lua: Some(include_str!("../../../../strategies/templates/dice.lua")),
         rust: Some(include_str!("../../../../strategies/templates/dice.rs")),
-        wat: None,
+        wat: Some(include_str!("../../../../strategies/templates/dice.wat")),
+        c: Some(include_str!("../../../../strategies/templates/dice.c")),
+        zig: Some(include_str!("../../../../strategies/templates/dice.zig")),
+        assemblyscript: Some(include_str!("../../../../strategies/templates/dice.ts")),
     },
     sparring: Some((
         "frontmost",

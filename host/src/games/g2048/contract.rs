@@ -76,7 +76,10 @@ const INFO: GameInfo = GameInfo {
     templates: Templates {
         lua: Some(include_str!("../../../../strategies/templates/2048.lua")),
         rust: Some(include_str!("../../../../strategies/templates/2048.rs")),
-        wat: Some(include_str!("../../../../strategies/wat/g2048/corner.wat")),
+        wat: Some(include_str!("../../../../strategies/templates/2048.wat")),
+        c: Some(include_str!("../../../../strategies/templates/2048.c")),
+        zig: Some(include_str!("../../../../strategies/templates/2048.zig")),
+        assemblyscript: Some(include_str!("../../../../strategies/templates/2048.ts")),
     },
     sparring: None,
     wire: &[WireDecision::of::<wire::Observation, wire::Direction>(

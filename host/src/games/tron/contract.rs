@@ -45,7 +45,10 @@ const INFO: GameInfo = GameInfo {
     templates: Templates {
         lua: Some(include_str!("../../../../strategies/templates/tron.lua")),
         rust: Some(include_str!("../../../../strategies/templates/tron.rs")),
-        wat: None,
+        wat: Some(include_str!("../../../../strategies/templates/tron.wat")),
+        c: Some(include_str!("../../../../strategies/templates/tron.c")),
+        zig: Some(include_str!("../../../../strategies/templates/tron.zig")),
+        assemblyscript: Some(include_str!("../../../../strategies/templates/tron.ts")),
     },
     sparring: Some((
         "wall_hugger",

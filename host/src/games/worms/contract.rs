@@ -97,7 +97,10 @@ const INFO: GameInfo = GameInfo {
     templates: Templates {
         lua: Some(include_str!("../../../../strategies/templates/worms.lua")),
         rust: Some(include_str!("../../../../strategies/templates/worms.rs")),
-        wat: None,
+        wat: Some(include_str!("../../../../strategies/templates/worms.wat")),
+        c: Some(include_str!("../../../../strategies/templates/worms.c")),
+        zig: Some(include_str!("../../../../strategies/templates/worms.zig")),
+        assemblyscript: Some(include_str!("../../../../strategies/templates/worms.ts")),
     },
     sparring: Some((
         "greedy",
