@@ -3,7 +3,8 @@
 //! - `decision`: one `choose_move` call of a trivial strategy, observation encoding and answer decoding
 //!   included (Lua: a table built per call; WASM: JSON bytes both ways). Target: at most 5 µs.
 //! - `expectimax`: the Rust expectimax of `strategies/rust/g2048-expectimax` on the same positions,
-//!   compiled natively (the baseline), as WASM with fuel metering, and as WASM without it.
+//!   compiled natively (the baseline), as WASM with fuel metering (with the default limits, and with
+//!   epoch checks for a time limit the fuel could outlast), and as WASM without it.
 //!
 //! Run with `cargo bench -p botbox --bench runtime`. The Rust guests are built for wasm32 first, into
 //! `target/guests`, as the tests do.
@@ -124,11 +125,7 @@ mod expectimax {
         bencher.bench_local(|| bot.choose_move(divan::black_box(obs.clone())));
     }
 
-    fn wasm(bencher: Bencher, stage: usize, fuel: u64) {
-        let limits = Limits {
-            fuel,
-            ..Limits::default()
-        };
+    fn wasm(bencher: Bencher, stage: usize, limits: Limits) {
         let mut bot = instance(&GUESTS.join("g2048_expectimax.wasm"), &limits);
         let obs = POSITIONS[stage].clone();
         bencher.bench_local(|| {
@@ -139,11 +136,32 @@ mod expectimax {
 
     #[divan::bench(args = STAGES, sample_count = 10, sample_size = 1)]
     fn wasm_fuel(bencher: Bencher, stage: usize) {
-        wasm(bencher, stage, Limits::default().fuel);
+        // The default limits: fuel ends every call before the time limit, so no epoch checks.
+        assert!(!botbox::runtime::wasm::needs_epochs(&Limits::default()));
+        wasm(bencher, stage, Limits::default());
+    }
+
+    /// Fuel, and epoch checks for a time limit the fuel could outlast (9 s against 2,000,000,000
+    /// units at the slowest rate, 10 s): what every call paid before epochs were left out.
+    #[divan::bench(args = STAGES, sample_count = 10, sample_size = 1)]
+    fn wasm_fuel_epochs(bencher: Bencher, stage: usize) {
+        let limits = Limits {
+            wall: std::time::Duration::from_secs(9),
+            ..Limits::default()
+        };
+        assert!(botbox::runtime::wasm::needs_epochs(&limits));
+        wasm(bencher, stage, limits);
     }
 
     #[divan::bench(args = STAGES, sample_count = 10, sample_size = 1)]
     fn wasm_no_fuel(bencher: Bencher, stage: usize) {
-        wasm(bencher, stage, 0);
+        wasm(
+            bencher,
+            stage,
+            Limits {
+                fuel: 0,
+                ..Limits::default()
+            },
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! WASM strategies through wasmtime: core modules speaking the ABI of `docs/wasm-abi.md`.
 //!
-//! One [`wasmtime::Engine`] per memory cap serves a whole run: fuel metering and epoch interruption on,
-//! NaN canonicalisation and deterministic relaxed SIMD for reproducible results, no threads, a bounded
+//! One [`wasmtime::Engine`] per memory cap serves a whole run: fuel metering on, epoch interruption
+//! only where a call's fuel might outlast its time limit ([`needs_epochs`]), NaN canonicalisation and deterministic relaxed SIMD for reproducible results, no threads, a bounded
 //! wasm stack, and the pooling allocator so that a game's instance costs microseconds. A module is
 //! compiled once by [`Program::compile`] (from the user's bytes, never by deserializing an artefact),
 //! its imports checked, and pre-linked into an [`InstancePre`]; each game then gets its own [`Store`].
@@ -42,32 +42,55 @@ const MAX_ANSWER: usize = 1 << 20;
 /// Elements a table may have (the pooling allocator reserves this many per table).
 const TABLE_ELEMENTS: usize = 100_000;
 
-static ENGINES: LazyLock<Mutex<HashMap<(usize, bool), Engine>>> = LazyLock::new(Default::default);
+/// An engine's settings: the memory cap, fuel metering, epoch checks.
+type EngineKey = (usize, bool, bool);
+
+static ENGINES: LazyLock<Mutex<HashMap<EngineKey, Engine>>> = LazyLock::new(Default::default);
+
+/// The slowest rate at which a metered call spends its fuel, measured (2026-12-06, wasmtime 48,
+/// this machine): a loop of `memory.grow` calls, each a call into wasmtime's runtime for a few units
+/// of fuel, spends 2,000,000,000 units in 9.9 s of CPU; division, `call_indirect` and float square
+/// roots spend them in 1.0–3.4 s, most code in about 2 s. Bulk memory operations are charged per
+/// byte, so no instruction does unbounded work for its fuel.
+pub const SLOWEST_NS_PER_FUEL: u64 = 5;
+
+/// Whether calls under `limits` need epoch checks to look at their time limit: when fuel is off
+/// (`--fuel 0`: the time limit is the only one), or when the fuel could outlast the time limit at
+/// the slowest rate measured ([`SLOWEST_NS_PER_FUEL`]). Otherwise fuel ends every call before the
+/// time limit could, and the checks at every loop and call (10–15% of a search, BENCHMARKS.md) are
+/// left out of the code. Host functions do bounded work (copying a log line, a 2048 move).
+pub fn needs_epochs(limits: &Limits) -> bool {
+    let fuel_time = limits.fuel.saturating_mul(SLOWEST_NS_PER_FUEL);
+    limits.fuel == 0 || u128::from(fuel_time) > limits.wall.as_nanos()
+}
 
 /// The engine for a memory cap, with fuel metering or without (`--fuel 0`: trusted code at full
-/// speed, stopped only by the wall clock), created on first use with its epoch ticker thread.
-pub fn engine(memory_cap: usize, metered: bool) -> Result<Engine, String> {
+/// speed, stopped only by the time limit), with epoch checks or without ([`needs_epochs`]),
+/// created on first use (with its epoch ticker thread, if it checks epochs).
+pub fn engine(memory_cap: usize, metered: bool, epochs: bool) -> Result<Engine, String> {
     let mut engines = ENGINES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(engine) = engines.get(&(memory_cap, metered)) {
+    if let Some(engine) = engines.get(&(memory_cap, metered, epochs)) {
         return Ok(engine.clone());
     }
-    let engine = Engine::new(&config(memory_cap, metered))
+    let engine = Engine::new(&config(memory_cap, metered, epochs))
         .map_err(|e| format!("configuring wasmtime: {e}"))?;
-    let ticker = engine.clone();
-    std::thread::Builder::new()
-        .name("botbox-epoch".into())
-        .spawn(move || {
-            loop {
-                std::thread::sleep(EPOCH_TICK);
-                ticker.increment_epoch();
-            }
-        })
-        .map_err(|e| format!("starting the epoch thread: {e}"))?;
-    engines.insert((memory_cap, metered), engine.clone());
+    if epochs {
+        let ticker = engine.clone();
+        std::thread::Builder::new()
+            .name("botbox-epoch".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(EPOCH_TICK);
+                    ticker.increment_epoch();
+                }
+            })
+            .map_err(|e| format!("starting the epoch thread: {e}"))?;
+    }
+    engines.insert((memory_cap, metered, epochs), engine.clone());
     Ok(engine)
 }
 
-fn config(memory_cap: usize, metered: bool) -> Config {
+fn config(memory_cap: usize, metered: bool, epochs: bool) -> Config {
     let mut pool = PoolingAllocationConfig::default();
     pool.total_core_instances(512)
         .total_memories(512)
@@ -77,7 +100,7 @@ fn config(memory_cap: usize, metered: bool) -> Config {
     let mut config = Config::new();
     config
         .consume_fuel(metered)
-        .epoch_interruption(true)
+        .epoch_interruption(epochs)
         .cranelift_nan_canonicalization(true)
         .relaxed_simd_deterministic(true)
         .max_wasm_stack(MAX_WASM_STACK)
@@ -138,7 +161,7 @@ impl Program {
         };
         let binary = to_binary(display, bytes).map_err(refused)?;
         check_shape(&binary).map_err(refused)?;
-        let engine = engine(limits.memory, limits.fuel > 0).map_err(abi)?;
+        let engine = engine(limits.memory, limits.fuel > 0, needs_epochs(limits)).map_err(abi)?;
         let module =
             compile_within(&engine, binary.into_owned(), limits.compile_time).map_err(refused)?;
         for import in module.imports() {
@@ -277,13 +300,15 @@ impl Instance {
         let mut store = Store::new(engine, data);
         store.limiter(|d| &mut d.limiter);
         // The epoch only makes the call look at its deadline: the watchdog decides by CPU time.
-        store.epoch_deadline_callback(|store| {
-            Ok(if store.data().deadline.expired() {
-                UpdateDeadline::Interrupt
-            } else {
-                UpdateDeadline::Continue(1)
-            })
-        });
+        if needs_epochs(limits) {
+            store.epoch_deadline_callback(|store| {
+                Ok(if store.data().deadline.expired() {
+                    UpdateDeadline::Interrupt
+                } else {
+                    UpdateDeadline::Continue(1)
+                })
+            });
+        }
         refill(&mut store, limits);
         let load = |e: wasmtime::Error, store: &Store<StoreData>| {
             classify(e, store, limits, FaultKind::Load)
@@ -520,8 +545,11 @@ fn refill(store: &mut Store<StoreData>, limits: &Limits) {
         // The engine meters fuel whenever the limit is non-zero, so this cannot fail.
         let _ = store.set_fuel(limits.fuel);
     }
-    store.data().deadline.arm(limits.wall);
-    store.set_epoch_deadline(1);
+    // Only a call with epoch checks looks at its time limit: without them, fuel ends it first.
+    if needs_epochs(limits) {
+        store.data().deadline.arm(limits.wall);
+        store.set_epoch_deadline(1);
+    }
 }
 
 /// Names the fault behind a wasmtime error: fuel, the epoch deadline, the memory cap, or another trap.
