@@ -10,6 +10,10 @@
 //! with its error (file and line) and the previous version keeps playing. A deleted file changes
 //! nothing until it is created again; a burst of saves is one or a few reloads, since only a content
 //! hash that differs from the last one seen counts.
+//!
+//! A bot's **directory** (a starter kit: `botbox new`) is watched whole: a save of any of its sources
+//! (its build outputs and downloaded packages aside) changes the directory's hash, and `load` builds it
+//! again with its own tool.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -68,6 +72,79 @@ struct Watched {
     name: std::ffi::OsString,
     dir: PathBuf,
     seen: Option<String>,
+    /// A bot's directory, watched whole ([`kit_hash`]).
+    kit: bool,
+}
+
+/// What a kit's build makes or fetches, not its sources: a save there is not a new version.
+const BUILT: [&str; 7] = [
+    "target",
+    "zig-out",
+    ".zig-cache",
+    "node_modules",
+    "build",
+    "bot.wasm",
+    ".git",
+];
+
+/// The hash of a bot directory's sources: every file's relative path and bytes, in order, those
+/// under [`BUILT`] left out. `None` if the directory cannot be read.
+pub fn kit_hash(dir: &Path) -> Option<String> {
+    fn walk(dir: &Path, root: &Path, files: &mut Vec<(PathBuf, Vec<u8>)>) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            let path = entry.path();
+            if BUILT.iter().any(|b| entry.file_name() == *b) {
+                continue;
+            }
+            if entry.file_type()?.is_dir() {
+                walk(&path, root, files)?;
+            } else {
+                let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+                files.push((relative, std::fs::read(&path)?));
+            }
+        }
+        Ok(())
+    }
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files).ok()?;
+    files.sort();
+    let mut all = Vec::new();
+    for (path, bytes) in files {
+        all.extend_from_slice(path.to_string_lossy().as_bytes());
+        all.push(0);
+        all.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        all.extend_from_slice(&bytes);
+    }
+    Some(source_hash(&all))
+}
+
+/// `dir` and its folders, those under [`BUILT`] left out.
+fn source_dirs(dir: &Path) -> Vec<PathBuf> {
+    let mut dirs = vec![dir.to_path_buf()];
+    let mut i = 0;
+    while let Some(d) = dirs.get(i).cloned() {
+        i += 1;
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let built = BUILT.iter().any(|b| entry.file_name() == *b);
+            if !built && entry.file_type().is_ok_and(|t| t.is_dir()) {
+                dirs.push(entry.path());
+            }
+        }
+    }
+    dirs
+}
+
+/// Whether an event at `path` is a save of the kit `dir`'s sources.
+fn in_kit(dir: &Path, path: &Path) -> bool {
+    path.strip_prefix(dir).is_ok_and(|rest| {
+        !rest
+            .components()
+            .any(|c| BUILT.iter().any(|b| c.as_os_str() == *b))
+    })
 }
 
 /// Starts watching `files` (with the content hashes of the versions already in use). `load` loads
@@ -82,14 +159,23 @@ pub fn watch(
         .iter()
         .map(|(path, hash)| {
             let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
-            let dir = path
-                .parent()
-                .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+            let kit = path.is_dir();
+            let dir = match kit {
+                true => path.clone(),
+                false => path
+                    .parent()
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+            };
             Watched {
                 name: path.file_name().unwrap_or_default().to_os_string(),
+                seen: match kit {
+                    // The module's hash is not the sources': the sources as they are now.
+                    true => kit_hash(&path),
+                    false => Some(hash.clone()),
+                },
                 path,
                 dir,
-                seen: Some(hash.clone()),
+                kit,
             }
         })
         .collect();
@@ -120,6 +206,22 @@ pub fn watch(
         let Ok(events) = result else { return };
         let touched: Vec<&Path> = events.iter().map(|e| e.path.as_path()).collect();
         for (index, w) in watched.iter_mut().enumerate() {
+            if w.kit {
+                if !touched.iter().any(|p| in_kit(&w.dir, p)) {
+                    continue;
+                }
+                let Some(hash) = kit_hash(&w.path) else {
+                    continue;
+                };
+                if w.seen.as_ref() == Some(&hash) {
+                    continue;
+                }
+                w.seen = Some(hash.clone());
+                if jobs.send((index, w.path.clone(), hash)).is_err() {
+                    return;
+                }
+                continue;
+            }
             let hit = touched
                 .iter()
                 .any(|p| p.file_name() == Some(w.name.as_os_str()) || p == &w.dir.as_path());
@@ -148,6 +250,16 @@ pub fn watch(
     let mut dirs: HashMap<PathBuf, ()> = HashMap::new();
     for (path, _) in files {
         let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+        // A kit's directory whole: it and each of its source folders (`src/`, `assembly/`, a Rust
+        // kit's `botbox-sdk/src/`), not what its build makes or fetches (thousands of folders).
+        if path.is_dir() {
+            for dir in source_dirs(&path) {
+                debouncer
+                    .watcher()
+                    .watch(&dir, RecursiveMode::NonRecursive)?;
+            }
+            continue;
+        }
         let dir = path
             .parent()
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf);

@@ -214,3 +214,37 @@ fn a_tournament_with_watch_plays_a_saved_version_from_the_next_game_on() {
             .any(|p| p == "bot"))
     );
 }
+
+/// A bot's directory (a starter kit) is watched whole: a save in one of its source folders is a new
+/// version, built again by `load`; a save of what its build makes is not; a save that does not
+/// build is reported with the tool's message.
+#[test]
+fn a_kit_directory_is_watched_whole_and_built_again() {
+    let dir = scratch("reload/kit");
+    let kit = dir.join("kit");
+    let out = util::botbox(&["new", "connect4", kit.to_str().unwrap(), "--lang", "wat"]);
+    assert!(out.status.success(), "{out:?}");
+    let module = botbox::hosted::load(&kit, &Limits::default()).unwrap();
+    let watcher = reload::watch(&[(kit.clone(), module.hash().to_string())], |_, path| {
+        botbox::hosted::load(path, &Limits::default()).map_err(|e| e.to_string())
+    })
+    .unwrap();
+    // What a build would make is not a source: nothing happens.
+    std::fs::write(kit.join("bot.wasm"), b"\0asm").unwrap();
+    quiet(&watcher, Duration::from_secs(1));
+    // A change to the bot's text is a new version.
+    let text = std::fs::read_to_string(kit.join("bot.wat")).unwrap();
+    std::fs::write(kit.join("bot.wat"), format!(";; version 2\n{text}")).unwrap();
+    match next(&watcher) {
+        Reload::Updated { strategy, .. } => {
+            assert_ne!(strategy.hash(), module.hash(), "the new text's module")
+        }
+        other => panic!("{other:?}"),
+    }
+    // One that does not compile is reported, naming the file.
+    std::fs::write(kit.join("bot.wat"), "(module (func $f (unknown))").unwrap();
+    match next(&watcher) {
+        Reload::Failed { error, .. } => assert!(error.contains("bot.wat"), "{error}"),
+        other => panic!("{other:?}"),
+    }
+}

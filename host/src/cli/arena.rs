@@ -126,8 +126,8 @@ impl SetupArgs {
 /// Play games between strategies, one per seat
 #[derive(Debug, clap::Args)]
 pub struct MatchArgs {
-    /// The strategies, one per seat (a .lua/.luau file, a .wasm or .wat module, a Rust guest crate
-    /// directory, or an executable program); a file given twice plays twice, as name-2
+    /// The strategies, one per seat (a .lua/.luau file, a .wasm or .wat module, a bot's directory
+    /// (a kit from `botbox new`, built), or an executable program); a file given twice plays twice, as name-2
     #[arg(required = true, value_name = "STRATEGY")]
     players: Vec<PathBuf>,
     /// Number of games (default 20, 100 for tables of more than two; with --sprt, the most to play:

@@ -22,14 +22,15 @@ use super::run::{self, RunArgs};
   botbox bench 2048 strategies/lua/g2048/corner.lua strategies/lua/g2048/greedy.lua --games 50
   botbox bench 2048 my_bot.lua --games 1000 --shard 1/4 --json part-1.json   (then botbox merge)
 
-A strategy is a .lua/.luau file, a .wasm or .wat module, or a Rust guest crate directory (built with cargo).
+A strategy is a .lua/.luau file, a .wasm or .wat module, or a bot's directory (a kit from `botbox new`,
+built with its own tool: cargo, build.sh, zig build, npm run build).
 Points: the sum over games of largest tile / 2048, capped at 100. The same --seed gives the same
 per-game results whatever --jobs is.")]
 pub struct Args {
     /// The game (only 2048 has a solver benchmark)
     #[arg(value_parser = super::g2048_only, value_name = "GAME")]
     game: G2048Only,
-    /// The strategies, each playing the same series: .lua, .wasm, .wat, or a Rust guest crate directory
+    /// The strategies, each playing the same series: .lua, .wasm, .wat, or a bot's directory (built)
     #[arg(required = true, value_name = "STRATEGY")]
     strategies: Vec<PathBuf>,
     /// Number of games per strategy

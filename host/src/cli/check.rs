@@ -31,7 +31,7 @@ pub struct Args {
     /// The game (see `botbox games`); or, in the older form `check <BOT> --game <GAME>`, the bot
     #[arg(value_name = "GAME")]
     first: String,
-    /// The strategy: .lua, .wasm, .wat, a Rust guest crate directory, or an executable program
+    /// The strategy: .lua, .wasm, .wat, a bot's directory (a kit from `botbox new`, built with its own tool), or an executable program
     #[arg(value_name = "BOT")]
     second: Option<PathBuf>,
     /// The game, in the older form of the command

@@ -188,15 +188,21 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         args.lang.name(),
         dir.join(bot).display()
     );
-    if let Some(build) = args.lang.build() {
-        println!("build:\n  {}", build.replace("{{dir}}", &shown));
-    }
     let target = match args.lang {
         Lang::Lua => dir.join("bot.lua").display().to_string(),
         Lang::Wat => dir.join("bot.wat").display().to_string(),
         _ => shown.clone(),
     };
-    println!("next:\n  botbox check {game} {target}");
+    match args.lang.build() {
+        Some(build) => {
+            println!("next (botbox builds it):\n  botbox check {game} {target}");
+            println!(
+                "to build it yourself:\n  {}",
+                build.replace("{{dir}}", &shown)
+            );
+        }
+        None => println!("next:\n  botbox check {game} {target}"),
+    }
     println!(
         "docs: {}/README.md, docs/{game}.md (the rules), docs/bots/{}.md",
         shown,

@@ -43,7 +43,7 @@ pub struct PlayArgs {
     /// Shuffles allowed per game with s (redistribute all tiles at random)
     #[arg(long, default_value_t = 0, value_name = "N")]
     shuffles: u32,
-    /// A strategy to ask for a hint with h (.lua, .wasm, .wat or a Rust crate directory)
+    /// A strategy to ask for a hint with h (.lua, .wasm, .wat or a bot's directory)
     #[arg(long, value_name = "STRATEGY")]
     hint: Option<PathBuf>,
     /// Seed of the session's games (default: from the clock)

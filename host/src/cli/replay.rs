@@ -39,7 +39,7 @@ pub struct Args {
     /// Print the game as text even on a terminal (Wormworld games are animated there by default)
     #[arg(long)]
     print: bool,
-    /// Decide the seat's turns again with this bot (.lua, .wasm, .wat, a Rust crate or a program)
+    /// Decide the seat's turns again with this bot (.lua, .wasm, .wat, a bot's directory or a program)
     /// and show where it chooses differently
     #[arg(long = "with", value_name = "BOT", requires = "seat")]
     with: Option<PathBuf>,

@@ -49,7 +49,7 @@ goes on. Once a version has played --rest-after games (1000 by default) against 
 head-to-head test running, watch says so and rests, playing nothing and using no CPU until the next save.
 Stop with Ctrl-C, or give --batches.")]
 pub struct Args {
-    /// The bot being developed (a file: .lua, .wasm, .wat, or a program)
+    /// The bot being developed (.lua, .wasm, .wat, a program, or a bot's directory: rebuilt on every save of its sources)
     bot: PathBuf,
     /// The game: any that `botbox games` lists
     #[arg(long, value_parser = super::game_name)]

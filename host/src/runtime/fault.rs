@@ -94,7 +94,7 @@ pub enum LoadError {
         /// Not a `source`: the message already says it, and a chain would say it twice.
         error: std::io::Error,
     },
-    #[error("{}: unknown strategy kind (expected .lua, .luau, .wasm, .wat, a Rust crate directory or an executable program)", path.display())]
+    #[error("{}: unknown strategy kind (expected .lua, .luau, .wasm, .wat, a bot's directory from `botbox new` or an executable program)", path.display())]
     UnknownKind { path: PathBuf },
     #[error("{message}")]
     Syntax { message: String },

@@ -95,6 +95,10 @@ fn tool(program: &str, args: &[&str]) -> bool {
 
 /// Runs a build command; its output is the error when it fails.
 fn run(command: &mut Command, name: &str) -> Result<Output, String> {
+    // A first build can take a minute (Zig builds its build runner once per machine).
+    if let Some(dir) = command.get_current_dir() {
+        eprintln!("building {} ({name})", dir.display());
+    }
     let output = command
         .output()
         .map_err(|e| format!("cannot run `{name}`: {e}"))?;

@@ -59,6 +59,13 @@ pub(super) struct Source {
 const MAX_BYTES: u64 = 16 << 20;
 
 pub(super) fn read(path: &Path) -> Result<Source, LoadError> {
+    // A path that is not there is said so, whatever its name (a directory too).
+    if let Err(error) = std::fs::metadata(path) {
+        return Err(LoadError::Read {
+            path: path.to_path_buf(),
+            error,
+        });
+    }
     let file = if path.is_dir() {
         super::kit::build_dir(path)?
     } else {
@@ -91,7 +98,8 @@ pub(super) fn read(path: &Path) -> Result<Source, LoadError> {
     Ok(Source {
         kind,
         name,
-        display: path.display().to_string(),
+        // A directory's messages name the file it built into (`kit/bot.wat:3:7: ...`).
+        display: file.display().to_string(),
         hash,
         bytes,
     })
