@@ -30,6 +30,21 @@ fn recorded(dir: &Path, game: &str, bots: &[PathBuf]) -> PathBuf {
     dir.join(format!("{game}-0001.jsonl"))
 }
 
+/// A game of `botbox games --json` and its bundled Lua bots, one per seat of its smallest table.
+fn bundled(g: &Value) -> (&str, Vec<PathBuf>) {
+    let seats = g["seats"]["min"].as_u64().unwrap_or(2).max(1) as usize;
+    let bots = g["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| at(b.as_str().unwrap()))
+        .filter(|b| b.extension().is_some_and(|e| e == "lua"))
+        .cycle()
+        .take(seats)
+        .collect();
+    (g["name"].as_str().unwrap(), bots)
+}
+
 fn load(path: &Path) -> botbox::runtime::Strategy {
     botbox::hosted::load(path, &botbox::runtime::Limits::default()).unwrap()
 }
@@ -41,17 +56,7 @@ fn the_same_bot_decides_every_turn_of_every_game_the_same() {
     let dir = scratch("what-if-same");
     let games: Value = serde_json::from_str(&stdout(&botbox(&["games", "--json"]))).unwrap();
     for g in games.as_array().unwrap() {
-        let game = g["name"].as_str().unwrap();
-        let seats = g["seats"]["min"].as_u64().unwrap_or(2).max(1) as usize;
-        let bots: Vec<PathBuf> = g["bots"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| at(b.as_str().unwrap()))
-            .filter(|b| b.extension().is_some_and(|e| e == "lua"))
-            .cycle()
-            .take(seats)
-            .collect();
+        let (game, bots) = bundled(g);
         let out = dir.join(game);
         let file = recorded(&out, game, &bots);
         let replay = botbox::replay::read(&file).unwrap();
@@ -197,17 +202,7 @@ fn playing_on_with_the_same_bots_plays_the_recorded_game_again() {
     let dir = scratch("what-if-play-on-same");
     let games: Value = serde_json::from_str(&stdout(&botbox(&["games", "--json"]))).unwrap();
     for g in games.as_array().unwrap() {
-        let game = g["name"].as_str().unwrap();
-        let seats = g["seats"]["min"].as_u64().unwrap_or(2).max(1) as usize;
-        let bots: Vec<PathBuf> = g["bots"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| at(b.as_str().unwrap()))
-            .filter(|b| b.extension().is_some_and(|e| e == "lua"))
-            .cycle()
-            .take(seats)
-            .collect();
+        let (game, bots) = bundled(g);
         let file = recorded(&dir.join(game), game, &bots);
         let replay = botbox::replay::read(&file).unwrap();
         let played: Vec<botbox::runtime::Strategy> = replay

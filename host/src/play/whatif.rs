@@ -55,32 +55,7 @@ pub fn decide_again(
     only: Option<usize>,
 ) -> anyhow::Result<Vec<Decision>> {
     let h = &file.header;
-    anyhow::ensure!(
-        h.params.get("variant").is_some(),
-        "this replay was written before {} was played through its contract; play the game again \
-         to decide it again",
-        h.game
-    );
-    let rules: &dyn Rules = registry::find(&h.game).map_err(anyhow::Error::msg)?;
-    let seats = h.strategies.len();
-    anyhow::ensure!(
-        (seat as usize) < seats,
-        "seat {seat}: the game has seats 0 to {}",
-        seats - 1
-    );
-    if let Some(n) = only {
-        anyhow::ensure!(
-            (1..=file.turns.len()).contains(&n),
-            "move {n}: the replay has moves 1 to {}",
-            file.turns.len()
-        );
-        let asked = file.turns[n - 1]["seat"].as_u64();
-        anyhow::ensure!(
-            asked == Some(u64::from(seat)),
-            "move {n} is seat {}'s, not seat {seat}'s (`botbox replay FILE` numbers the moves)",
-            asked.map_or("?".to_string(), |s| s.to_string())
-        );
-    }
+    let rules = checked(file, seat, only, "decide it again")?;
     let start = || started(rules, h);
     let mut game = start()?;
     // A second game on the same path, where the new answers are tried: the same state after an
@@ -208,30 +183,8 @@ pub fn play_on(
     from: usize,
 ) -> anyhow::Result<PlayedOnward> {
     let h = &file.header;
-    anyhow::ensure!(
-        h.params.get("variant").is_some(),
-        "this replay was written before {} was played through its contract; play the game again \
-         to play it on",
-        h.game
-    );
-    let rules: &dyn Rules = registry::find(&h.game).map_err(anyhow::Error::msg)?;
+    let rules = checked(file, seat, Some(from), "play it on")?;
     let seats = h.strategies.len();
-    anyhow::ensure!(
-        (seat as usize) < seats,
-        "seat {seat}: the game has seats 0 to {}",
-        seats - 1
-    );
-    anyhow::ensure!(
-        (1..=file.turns.len()).contains(&from),
-        "move {from}: the replay has moves 1 to {}",
-        file.turns.len()
-    );
-    let asked = file.turns[from - 1]["seat"].as_u64();
-    anyhow::ensure!(
-        asked == Some(u64::from(seat)),
-        "move {from} is seat {}'s, not seat {seat}'s (`botbox replay FILE` numbers the moves)",
-        asked.map_or("?".to_string(), |s| s.to_string())
-    );
     let others = seats - 1;
     anyhow::ensure!(
         against.len() == 1 || against.len() == others,
@@ -290,6 +243,45 @@ pub fn play_on(
         recorded: from - 1,
         ending,
     })
+}
+
+/// The rules of the contract replay `file`, after checking that `seat` is one of its seats and move
+/// `n` (if given) one of its moves, and that seat's; the error says why not (`what`: what the
+/// caller wanted to do with the replay).
+fn checked(
+    file: &ReplayFile,
+    seat: SeatIndex,
+    n: Option<usize>,
+    what: &str,
+) -> anyhow::Result<&'static dyn Rules> {
+    let h = &file.header;
+    anyhow::ensure!(
+        h.params.get("variant").is_some(),
+        "this replay was written before {} was played through its contract; play the game again \
+         to {what}",
+        h.game
+    );
+    let rules: &'static dyn Rules = registry::find(&h.game).map_err(anyhow::Error::msg)?;
+    let seats = h.strategies.len();
+    anyhow::ensure!(
+        (seat as usize) < seats,
+        "seat {seat}: the game has seats 0 to {}",
+        seats - 1
+    );
+    if let Some(n) = n {
+        anyhow::ensure!(
+            (1..=file.turns.len()).contains(&n),
+            "move {n}: the replay has moves 1 to {}",
+            file.turns.len()
+        );
+        let asked = file.turns[n - 1]["seat"].as_u64();
+        anyhow::ensure!(
+            asked == Some(u64::from(seat)),
+            "move {n} is seat {}'s, not seat {seat}'s (`botbox replay FILE` numbers the moves)",
+            asked.map_or("?".to_string(), |s| s.to_string())
+        );
+    }
+    Ok(rules)
 }
 
 /// What a seat saw when it was asked: its seat, the function and the observation (the JSON its
