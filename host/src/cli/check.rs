@@ -124,9 +124,20 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
         names.join(", ")
     );
     let mut faulted = false;
+    let mut won = 0;
     for g in 0..args.games {
         let seed = derive_seed(args.seed, u64::from(g));
-        faulted |= smoke_game(rules, &variant, &players, seed, g, &args)?;
+        let (fault, winner) = smoke_game(rules, &variant, &players, seed, g, &args)?;
+        faulted |= fault;
+        won += usize::from(winner);
+    }
+    if args.games > 1 && seats > 1 {
+        println!(
+            "summary     seat {} won {won} of {} games ({:.0}%)",
+            args.seat,
+            args.games,
+            100.0 * won as f64 / f64::from(args.games)
+        );
     }
     Ok(if faulted {
         ExitCode::from(1)
@@ -136,7 +147,7 @@ pub fn execute(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Plays one smoke game and prints it; whether the checked bot faulted.
+/// Plays one smoke game and prints it; whether the checked bot faulted, and whether it won.
 fn smoke_game(
     rules: &dyn Rules,
     variant: &Variant,
@@ -144,7 +155,7 @@ fn smoke_game(
     seed: u64,
     index: u32,
     args: &Args,
-) -> anyhow::Result<bool> {
+) -> anyhow::Result<(bool, bool)> {
     let checked = args.seat;
     let mut tail: VecDeque<String> = VecDeque::new();
     let mut skipped = 0usize;
@@ -245,7 +256,11 @@ fn smoke_game(
         wall.as_secs_f64(),
         played.time[seat].as_secs_f64() * 1e6 / f64::from(played.decisions[seat].max(1))
     );
-    println!("log         {} lines", whole.len());
+    let lines = whole.len();
+    println!(
+        "log         {lines} line{}",
+        if lines == 1 { "" } else { "s" }
+    );
     for (s, fault) in played.faults.iter().enumerate() {
         if let Some(fault) = fault {
             let who = if s == seat {
@@ -256,7 +271,10 @@ fn smoke_game(
             println!("result      {who} after {} moves: {fault}", played.moves);
         }
     }
-    Ok(played.faults[seat].is_some())
+    Ok((
+        played.faults[seat].is_some(),
+        played.outcome.winner() == Some(seat),
+    ))
 }
 
 /// The variant to play: a name the game knows, a file's text, or the default.
