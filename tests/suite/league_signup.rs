@@ -489,8 +489,9 @@ fn a_stranger_signs_up_by_invite_uploads_and_challenges_in_the_browser() {
         );
         std::thread::sleep(std::time::Duration::from_millis(300));
     }
-    // The bot plays on the ladder too.
+    // The bot plays on the ladder too (its page as it is after those games, not as it was loaded).
     league.wait_for_games(4, std::time::Duration::from_secs(60));
+    browser.open(&format!("{}/bot/carols-bot", league.url));
     let games = browser.eval("return document.querySelectorAll('#games a').length");
     assert!(games.as_i64().unwrap() >= 2, "{games}");
     assert!(
