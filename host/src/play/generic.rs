@@ -565,7 +565,11 @@ impl Listeners for Vec<Agent> {
         else {
             return None;
         };
-        let has = match hears.iter().find(|(f, _)| *f == function) {
+        // The same `&'static str` almost always: its address is compared before its bytes.
+        let has = match hears
+            .iter()
+            .find(|(f, _)| std::ptr::eq(*f, function) || *f == function)
+        {
             Some((_, has)) => *has,
             None => {
                 let has = instance.has_function(function);

@@ -108,7 +108,7 @@ struct Cache {
     /// bound so far, by their function's number and their constructor.
     callers: RefCell<Callers>,
     /// Where the packed bytes are written for the constructors: never seen by strategy code.
-    bytes: mlua::Buffer,
+    bytes: lua_rt::Bytes,
     /// The names `play` and `call` are bound to, and those two constructors.
     bound: RefCell<Option<(Vec<String>, Function, Function)>>,
 }
@@ -122,9 +122,9 @@ fn cache<R>(lua: &Lua, f: impl FnOnce(&Cache) -> mlua::Result<R>) -> mlua::Resul
         return f(&cache);
     }
     static CODE: LazyLock<Vec<u8>> = LazyLock::new(|| lua_rt::compile_trusted(CONSTRUCTORS));
-    let bytes = lua.create_buffer([0u8; PACKED_MAX])?;
+    let bytes = lua_rt::Bytes::new(lua, PACKED_MAX)?;
     let (bind, event, build, caller) =
-        lua_rt::load_trusted(lua, "=botbox.bs", &CODE)?.call(&bytes)?;
+        lua_rt::load_trusted(lua, "=botbox.bs", &CODE)?.call(bytes.buffer())?;
     let bound = RefCell::new(None);
     let reset_ticks = lua.named_registry_value("botbox.reset_ticks")?;
     lua.set_app_data(Cache {
@@ -206,8 +206,8 @@ impl Prepared<'_> {
     pub fn table(&self, lua: &Lua) -> mlua::Result<Value> {
         let p = &self.packed;
         with_constructor(lua, self.players, self.kind, None, |c, constructor| {
-            c.bytes.write_bytes(0, p.as_bytes());
-            c.build.call((constructor, &c.bytes, p.len))
+            c.bytes.write(0, p.as_bytes());
+            c.build.call((constructor, c.bytes.buffer(), p.len))
         })
     }
 
@@ -222,7 +222,7 @@ impl Prepared<'_> {
             self.kind,
             Some(call.game),
             |c, constructor| {
-                c.bytes.write_bytes(0, p.as_bytes());
+                c.bytes.write(0, p.as_bytes());
                 let id = (call.function, self.kind);
                 let known = c
                     .callers
@@ -234,15 +234,19 @@ impl Prepared<'_> {
                 let caller = match known {
                     Some(f) => f,
                     None => {
-                        let f: Function =
-                            c.caller
-                                .call((constructor, &c.reset_ticks, module, key, &c.bytes))?;
+                        let f: Function = c.caller.call((
+                            constructor,
+                            &c.reset_ticks,
+                            module,
+                            key,
+                            c.bytes.buffer(),
+                        ))?;
                         c.callers.borrow_mut().1.push((id, f.clone()));
                         f
                     }
                 };
                 let result = call.pcall(&caller, p.len)?;
-                let [found] = c.bytes.read_bytes::<1>(PACKED_MAX - 1);
+                let found = c.bytes.byte(PACKED_MAX - 1);
                 Ok(payload::if_found(found, result))
             },
         )
@@ -534,9 +538,18 @@ impl crate::hosted::Encoding for Encoding {
         if game.events().is_empty() {
             return Ok(());
         }
+        // Most bots have no `observe`: asked once per batch of events, not once per event.
+        let mut hears = [false; PLAYERS];
+        for (seat, hears) in hears.iter_mut().enumerate() {
+            *hears = seats.listener(seat as SeatIndex, "observe").is_some();
+        }
+        if hears == [false; PLAYERS] {
+            game.events().clear();
+            return Ok(());
+        }
         let mut events = std::mem::take(game.events());
         for event in &events {
-            for seat in 0..PLAYERS as SeatIndex {
+            for seat in (0..PLAYERS as SeatIndex).filter(|&s| hears[s as usize]) {
                 if let Some(instance) = seats.listener(seat, "observe") {
                     instance
                         .call::<_, Ignored>("observe", event)

@@ -34,7 +34,7 @@ mod trusted;
 
 use interrupt::{Shared, hard_limit, install_interrupt};
 use setup::{libs, new_env, prepare};
-pub(crate) use trusted::{compile_trusted, load_trusted, protected_call};
+pub(crate) use trusted::{Bytes, compile_trusted, load_trusted, protected_call};
 
 use std::cell::{Cell, Ref, RefCell};
 use std::fmt;
