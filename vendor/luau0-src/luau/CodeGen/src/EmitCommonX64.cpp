@@ -379,7 +379,7 @@ void emitInterrupt(AssemblyBuilderX64& build)
     RegisterX64 rArg1 = IrCallWrapperX64::suggestArgumentRegister<0>(SizeX64::qword, build);
     RegisterX64 rArg2 = IrCallWrapperX64::suggestArgumentRegister<1>(SizeX64::qword, build);
 
-    Label skip;
+    Label skip, none;
 
     // Update L->ci->savedpc; required in case interrupt errors
     build.mov(rcx, sCode);
@@ -391,7 +391,7 @@ void emitInterrupt(AssemblyBuilderX64& build)
     build.mov(rax, qword[rState + offsetof(lua_State, global)]);
     build.mov(rax, qword[rax + offsetof(global_State, cb.interrupt)]);
     build.test(rax, rax);
-    build.jcc(ConditionX64::Zero, skip);
+    build.jcc(ConditionX64::Zero, none);
 
     // Call interrupt
     build.mov(rArg1, rState);
@@ -406,6 +406,14 @@ void emitInterrupt(AssemblyBuilderX64& build)
     build.mov(rax, qword[rState + offsetof(lua_State, ci)]);
     build.sub(qword[rax + offsetof(CallInfo, savedpc)], sizeof(Instruction));
     emitExit(build, /* continueInVm */ false);
+
+    build.jmp(skip);
+
+    // botbox: no interrupt is set, so nothing counts the ticks: the native code's countdown starts
+    // again from its largest value rather than calling this at every tick from now on
+    build.setLabel(none);
+    build.mov(rax, qword[rState + offsetof(lua_State, global)]);
+    build.mov(dword[rax + offsetof(global_State, botbox_countdown)], 0x7fffffff);
 
     build.setLabel(skip);
 

@@ -2606,9 +2606,13 @@ void IrLoweringX64::lowerInst(IrInst& inst, uint32_t index, const IrBlock& next)
 
         Label self;
 
+        // botbox: the tick is counted here, and the interrupt called only at the tick that brings
+        // `botbox_countdown` to zero (lbotbox.cpp), not at every tick: calling it at every loop edge
+        // and call was a ninth of a BS tournament's time. The handler undoes the decrement, since the
+        // interrupt counts the tick it is called for, as it does when the interpreter calls it.
         build.mov(tmp.reg, qword[rState + offsetof(lua_State, global)]);
-        build.cmp(qword[tmp.reg + offsetof(global_State, cb.interrupt)], 0);
-        build.jcc(ConditionX64::NotEqual, self);
+        build.sub(dword[tmp.reg + offsetof(global_State, botbox_countdown)], 1);
+        build.jcc(ConditionX64::LessEqual, self);
 
         Label next = build.setLabel();
 
@@ -3755,6 +3759,9 @@ void IrLoweringX64::finishFunction()
     for (InterruptHandler& handler : interruptHandlers)
     {
         build.setLabel(handler.self);
+        // botbox: undo the decrement (see IrCmd::INTERRUPT)
+        build.mov(rax, qword[rState + offsetof(lua_State, global)]);
+        build.add(dword[rax + offsetof(global_State, botbox_countdown)], 1);
         build.mov(eax, handler.pcpos + 1);
         build.lea(rbx, handler.next);
         build.jmp(helpers.interrupt);

@@ -12,15 +12,19 @@ static int botbox_begingame(lua_State* L)
     return 0;
 }
 
-// The interrupt Luau calls at every tick (function calls, loop iterations) while the host's own runs
-// once every `botbox_period` ticks: the host's (mlua's) costs tens of instructions a call, which
-// was a tenth of a BS game's time when it ran at every tick.
+// The interrupt that counts ticks (function calls, loop iterations) while the host's own runs once
+// every `botbox_period` ticks: the host's (mlua's) costs tens of instructions a call, which was a
+// tenth of a BS game's time when it ran at every tick. The interpreter calls it at every tick; x64
+// native code counts the tick itself (`botbox_countdown`, decremented inline) and calls it only at
+// the tick that would bring the count to zero, having undone its decrement (IrLoweringX64.cpp,
+// IrCmd::INTERRUPT): either way each tick is counted once and the host's interrupt runs at the same
+// ticks. In the every-tick mode the count is kept at 1, so that native code calls it at every tick.
 static void botbox_interrupt(lua_State* L, int gc)
 {
     global_State* g = L->global;
     if (gc >= 0 || (--g->botbox_countdown > 0 && !g->botbox_everytick))
         return;
-    g->botbox_countdown = g->botbox_period;
+    g->botbox_countdown = g->botbox_everytick ? 1 : g->botbox_period;
     g->botbox_inner(L, gc);
 }
 
@@ -59,6 +63,7 @@ static int botbox_resetticks(lua_State* L)
 static int botbox_everytick(lua_State* L)
 {
     L->global->botbox_everytick = 1;
+    L->global->botbox_countdown = 1;
     return 0;
 }
 

@@ -233,6 +233,10 @@ lua_State* lua_newstate(lua_Alloc allocator, void* ud)
         g->mainthread = L;
         g->botbox_nextid = BOTBOX_BUILTIN;
         g->botbox_building = 1;
+        g->botbox_period = 0;
+        g->botbox_countdown = 0x7fffffff; // botbox: no interrupt counts ticks yet (lbotbox.cpp)
+        g->botbox_everytick = 0;
+        g->botbox_inner = NULL;
         botbox_stamp(L, L);
 
         g->frealloc = allocator;
@@ -286,6 +290,10 @@ lua_State* lua_newstate(lua_Alloc allocator, void* ud)
         preinit_state(L, g);
         g->botbox_nextid = BOTBOX_BUILTIN;
         g->botbox_building = 1;
+        g->botbox_period = 0;
+        g->botbox_countdown = 0x7fffffff; // botbox: no interrupt counts ticks yet (lbotbox.cpp)
+        g->botbox_everytick = 0;
+        g->botbox_inner = NULL;
         botbox_stamp(L, L);
         g->frealloc = allocator;
         g->ud = ud;
