@@ -10,103 +10,15 @@
 //! machines does; without one it runs the embedded league's worker threads on a SQLite file. Every
 //! answer is checked, not only counted.
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+#[path = "common/league.rs"]
+mod league;
+
+use std::process::Child;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn binary() -> PathBuf {
-    let bin = repo().join("target/release/botbox");
-    assert!(bin.exists(), "build it first: cargo build --release");
-    bin
-}
-
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(dir: &Path, db: &str, workers: usize) -> Server {
-    let mut child = Command::new(binary())
-        .args(["league", "serve", "--db", db, "--listen", "127.0.0.1:0"])
-        .args(["--games-per-hour", "0"])
-        .args(["--workers", &workers.to_string(), "--queue", "32"])
-        .args(["--rate", "1000000", "--burst", "1000000", "--checks", "2"])
-        .args(["--max-connections-per-address", "1024"])
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap()
-        .to_string();
-    Server { child, url }
-}
-
-fn user(db: &str, name: &str, dir: &Path) -> String {
-    let out = Command::new(binary())
-        .args(["league", "user", "add", name, "--db", db])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
-
-fn upload(url: &str, token: &str, name: &str, game: &str, body: Vec<u8>) -> u16 {
-    reqwest::blocking::Client::new()
-        .post(format!("{url}/api/v1/bots/{name}/versions?game={game}"))
-        .bearer_auth(token)
-        .timeout(Duration::from_secs(600))
-        .body(body)
-        .send()
-        .unwrap()
-        .status()
-        .as_u16()
-}
-
-fn games(url: &str) -> i64 {
-    let status: serde_json::Value = reqwest::blocking::get(format!("{url}/api/v1/status"))
-        .unwrap()
-        .json()
-        .unwrap();
-    status["games"].as_i64().unwrap()
-}
-
-fn pg_execute(url: &str, sql: &str) {
-    use sqlx::Connection;
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(async {
-            let mut conn = sqlx::PgConnection::connect(url).await.unwrap();
-            sqlx::query(sql).execute(&mut conn).await.unwrap();
-        });
-}
+use league::{games, repo, serve, upload, user};
 
 fn main() {
     let pg_admin = std::env::args().nth(1);
@@ -118,7 +30,7 @@ fn main() {
     // 1. Concurrent uploads: 50 users upload a bot each at once (distinct bytes, so each is
     //    compiled and smoke-tested), on the embedded SQLite league.
     let db = dir.join("load.db").display().to_string();
-    let server = serve(&dir, &db, 0);
+    let server = serve(&dir, &db, 0, 32);
     let tokens: Vec<String> = (0..50).map(|i| user(&db, &format!("u{i}"), &dir)).collect();
     let start = Instant::now();
     let handles: Vec<_> = tokens
@@ -190,13 +102,7 @@ fn main() {
         let (db, _guard) = match &pg_admin {
             Some(admin) => {
                 let name = format!("botbox_load_{workers}");
-                pg_execute(
-                    admin,
-                    &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
-                );
-                pg_execute(admin, &format!("CREATE DATABASE {name}"));
-                let base = admin.rsplit_once('/').unwrap().0;
-                (format!("{base}/{name}"), Some(name))
+                (league::pg_scratch(admin, &name), Some(name))
             }
             None => (
                 dir.join(format!("games{workers}.db")).display().to_string(),
@@ -204,7 +110,7 @@ fn main() {
             ),
         };
         let embedded = if pg_admin.is_some() { 0 } else { workers };
-        let server = serve(&dir, &db, embedded);
+        let server = serve(&dir, &db, embedded, 32);
         let tokens: Vec<String> = (0..4).map(|i| user(&db, &format!("o{i}"), &dir)).collect();
         for (i, token) in tokens.iter().enumerate() {
             let bytes = if i % 2 == 0 {
@@ -220,15 +126,7 @@ fn main() {
         let mut separate: Vec<Child> = Vec::new();
         if pg_admin.is_some() {
             for w in 0..workers {
-                separate.push(
-                    Command::new(binary())
-                        .args(["league", "worker", "--db", &db, "--workers", "1"])
-                        .args(["--cache", dir.join(format!("cache{w}")).to_str().unwrap()])
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::null())
-                        .spawn()
-                        .unwrap(),
-                );
+                separate.push(league::worker(&db, &dir.join(format!("cache{w}"))));
             }
         }
         std::thread::sleep(Duration::from_secs(3));
@@ -253,10 +151,7 @@ fn main() {
         }
         drop(server);
         if let (Some(admin), Some(name)) = (&pg_admin, _guard) {
-            pg_execute(
-                admin,
-                &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
-            );
+            league::pg_drop(admin, &name);
         }
     }
     println!(

@@ -264,9 +264,9 @@ pub async fn fill(
         })
         .collect();
     // Jobs already waiting count as games, so one round does not pick the same bots each time.
-    let mut added = 0;
-    // Game numbers follow the jobs table (one matchmaker adds jobs, so counting once is enough).
-    let first = store.job_count().await? as u64 + 1;
+    let mut added = Vec::new();
+    // Game numbers follow the jobs table (one matchmaker adds jobs, so looking once is enough).
+    let first = store.last_job_id().await? as u64 + 1;
     for number in (first..).take((config.queue - pending) as usize) {
         let mut rng = crate::games::rng(derive_seed(config.seed, number));
         let Some(table) = matchmaker::pick(&candidates, seats, &mut rng) else {
@@ -293,10 +293,12 @@ pub async fn fill(
             limits: config.limits.clone(),
             challenge: None,
         };
-        store.enqueue(&job).await?;
-        added += 1;
+        added.push(job);
     }
-    Ok(added)
+    if !added.is_empty() {
+        store.enqueue_all(&added).await?;
+    }
+    Ok(added.len())
 }
 
 /// Re-queues expired leases every `every` until shutdown.
