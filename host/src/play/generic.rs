@@ -12,6 +12,8 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::games::contract::{Match, Outcome, Refusal, Rules, SeatIndex, Turn, Variant};
+
+mod prelude;
 use crate::games::{Rng, derive_seed, rng, seat_seed};
 use crate::hosted::{Decided, Encoding, Failed, Listeners};
 use crate::runtime::payload::Ignored;
@@ -186,7 +188,7 @@ fn play_through(
     prelude: Prelude,
     record: bool,
     encoding: Option<&dyn Encoding>,
-    mut trace: Option<&mut dyn FnMut(&Step)>,
+    trace: Option<&mut dyn FnMut(&Step)>,
 ) -> Result<Played, String> {
     let seats = players.len() as u32;
     if !rules.seats().contains(seats) {
@@ -214,7 +216,6 @@ fn play_through(
         moves_sha256: None,
         start: if record { game.state() } else { Value::Null },
     };
-    let mut moves = Sha256::new();
     let mut agents = Vec::with_capacity(n);
     for (seat, player) in players.iter().enumerate() {
         let seat = seat as SeatIndex;
@@ -265,113 +266,31 @@ fn play_through(
             played,
             game.as_ref(),
             agents,
-            hashed.then_some(moves),
+            hashed.then(Sha256::new),
             record,
         ));
     }
+    let mut moves = Moves {
+        hash: hashed.then(Sha256::new),
+        trace,
+    };
     if let Prelude::Opening(opening) = prelude {
-        let mut r = rng(opening.seed);
-        for _ in 0..opening.plies {
-            let Some(turn) = game.turn() else { break };
-            let Some(action) = game.random_action(&mut r) else {
-                break;
-            };
-            let event = game.apply(&action).map_err(|e| {
-                format!(
-                    "{}: the random player's move was refused: {e}",
-                    rules.name()
-                )
-            })?;
-            // Notices of the opening are not passed on: the strategies learn the position from
-            // their first observation.
-            let _ = game.take_notices();
-            played.moves += 1;
-            if hashed {
-                moves.update(action.to_string().as_bytes());
-            }
-            let Some(trace) = trace.as_mut() else {
-                continue;
-            };
-            trace(&Step {
-                n: played.moves,
-                seat: turn.seat,
-                function: turn.function,
-                action,
-                event,
-                log: Vec::new(),
-                opening: true,
-                fault: false,
-                recorded: false,
-            });
-        }
+        prelude::opening(rules, game.as_mut(), opening, &mut played, &mut moves)?;
     }
     // The game's own end, or the first fault that ends it at once (the seat forfeits).
     let forfeit: Option<(SeatIndex, Fault)> = 'game: {
-        for (i, t) in recorded.unwrap_or_default().iter().enumerate() {
-            let n = i + 1;
-            let at = |e: String| format!("move {n} of the recorded game: {e}");
-            let Some(turn) = game.turn() else {
-                return Err(at("the game was over before it".into()));
-            };
-            if t["seat"].as_u64() != Some(u64::from(turn.seat)) {
-                return Err(at(format!(
-                    "it is seat {}'s, but the game asks seat {}",
-                    t["seat"], turn.seat
-                )));
-            }
-            if t["fault"] == true {
-                return Err(at(format!(
-                    "seat {}'s fault, taken as its move; play on from a move before it",
-                    turn.seat
-                )));
-            }
-            let opening = t["opening"] == true;
-            let seat = turn.seat as usize;
-            // The seat's strategy sees what it would have seen, unless the game tells it the moves
-            // it missed itself (Wormworld's programs hear every move since their last).
-            if let Agent::Bot { instance, .. } = &mut agents[seat]
-                && !opening
-                && !encoding.is_some_and(|e| e.tells_missed_moves(instance))
-                && let Err(fault) =
-                    instance.call::<Value, Ignored>(turn.function, &game.observation(turn.seat))
-            {
-                break 'game Some((turn.seat, fault));
-            }
-            let action = t["action"].clone();
-            let event = game.apply(&action).map_err(|e| at(e.to_string()))?;
-            played.moves += 1;
-            if hashed {
-                moves.update(action.to_string().as_bytes());
-            }
-            if let Some(trace) = trace.as_mut() {
-                trace(&Step {
-                    n: played.moves,
-                    seat: turn.seat,
-                    function: turn.function,
-                    action,
-                    event,
-                    log: if record {
-                        new_lines(&mut agents[seat])
-                    } else {
-                        Vec::new()
-                    },
-                    opening,
-                    fault: false,
-                    recorded: true,
-                });
-            }
-            if opening {
-                let _ = game.take_notices();
-            } else if let Err((seat, fault)) = tell(game.as_mut(), &mut agents, encoding) {
-                break 'game Some((seat, fault));
-            }
-        }
-        if recorded.is_some()
-            && let Some(encoding) = encoding
-            && let Some(typed) = game.typed()
-            && let Some((seat, fault)) = encoding.begin(typed, &mut agents).into_iter().next()
+        if let Some(turns) = recorded
+            && let Some(forfeit) = prelude::recorded(
+                game.as_mut(),
+                &mut agents,
+                encoding,
+                record,
+                turns,
+                &mut played,
+                &mut moves,
+            )?
         {
-            break 'game Some((seat, fault));
+            break 'game Some(forfeit);
         }
         while let Some(turn) = game.turn() {
             let seat = turn.seat as usize;
@@ -398,27 +317,21 @@ fn play_through(
                     None => break 'game Some((turn.seat, fault)),
                 },
             };
-            played.moves += 1;
-            if hashed {
-                moves.update(action.to_string().as_bytes());
-            }
-            if let Some(trace) = trace.as_mut() {
-                trace(&Step {
-                    n: played.moves,
-                    seat: turn.seat,
-                    function: turn.function,
-                    action,
-                    event,
-                    log: if record {
-                        new_lines(&mut agents[seat])
-                    } else {
-                        Vec::new()
-                    },
-                    opening: false,
-                    fault,
-                    recorded: false,
-                });
-            }
+            let log = || {
+                if record {
+                    new_lines(&mut agents[seat])
+                } else {
+                    Vec::new()
+                }
+            };
+            moves.made(
+                &mut played,
+                turn,
+                action,
+                event,
+                Made::Decided { fault },
+                log,
+            );
             if let Err((seat, fault)) = tell(game.as_mut(), &mut agents, encoding) {
                 break 'game Some((seat, fault));
             }
@@ -426,12 +339,11 @@ fn play_through(
         None
     };
     if let Some((seat, fault)) = forfeit {
-        let moves = hashed.then_some(moves);
         return Ok(forfeited(
             played,
             game.as_mut(),
             agents,
-            moves,
+            moves.hash,
             seat,
             fault,
             record,
@@ -440,13 +352,67 @@ fn play_through(
     played.outcome = game
         .outcome()
         .ok_or_else(|| format!("{}: the game has no turn and no outcome", rules.name()))?;
-    Ok(finish(
-        played,
-        game.as_ref(),
-        agents,
-        hashed.then_some(moves),
-        record,
-    ))
+    Ok(finish(played, game.as_ref(), agents, moves.hash, record))
+}
+
+/// Counts, hashes and traces the moves of a game: the one step its opening, its recorded moves and
+/// its seats' decisions share.
+struct Moves<'t> {
+    /// The moves' SHA-256 so far, for a game that repeats ([`Rules::repeats`]).
+    hash: Option<Sha256>,
+    trace: Option<&'t mut dyn FnMut(&Step)>,
+}
+
+/// Which kind of move [`Moves::made`] counts.
+#[derive(Clone, Copy)]
+enum Made {
+    Opening,
+    /// A recorded game's move played again (one of its opening's, or decided there).
+    Recorded {
+        opening: bool,
+    },
+    /// A seat's decision, or its fault taken as its move.
+    Decided {
+        fault: bool,
+    },
+}
+
+impl Moves<'_> {
+    /// Counts the move, hashes it, and traces it with the lines `log` gives (asked only when traced).
+    #[inline]
+    fn made(
+        &mut self,
+        played: &mut Played,
+        turn: Turn,
+        action: Value,
+        event: Value,
+        made: Made,
+        log: impl FnOnce() -> Vec<String>,
+    ) {
+        played.moves += 1;
+        if let Some(hash) = &mut self.hash {
+            hash.update(action.to_string().as_bytes());
+        }
+        let Some(trace) = self.trace.as_mut() else {
+            return;
+        };
+        let (opening, fault, recorded) = match made {
+            Made::Opening => (true, false, false),
+            Made::Recorded { opening } => (opening, false, true),
+            Made::Decided { fault } => (false, fault, false),
+        };
+        trace(&Step {
+            n: played.moves,
+            seat: turn.seat,
+            function: turn.function,
+            action,
+            event,
+            log: log(),
+            opening,
+            fault,
+            recorded,
+        });
+    }
 }
 
 /// Tells the seats that listen what the last move made known (through the game's encoding when it
