@@ -28,40 +28,27 @@ impl Store {
         Ok(row.try_get(0)?)
     }
 
-    pub async fn enqueue(&self, job: &NewJob) -> Result<i64, StoreError> {
-        self.enqueue_all(std::slice::from_ref(job)).await
-    }
-
     /// Adds `jobs` in one transaction (one commit, one flush of the log, where a commit each was
-    /// the matchmaker's limit at hundreds of cheap games a second); the last one's id.
-    pub async fn enqueue_all(&self, jobs: &[NewJob]) -> Result<i64, StoreError> {
+    /// the matchmaker's limit at hundreds of cheap games a second).
+    pub async fn enqueue_all(&self, jobs: &[NewJob]) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        let mut last = 0;
         for job in jobs {
-            last = Self::insert_job(&mut tx, job).await?;
+            sqlx::query(
+                "INSERT INTO jobs (game, variant, seed, players, limits, state, created, \
+                 challenge_id) VALUES ($1, $2, $3, $4, $5, 'queued', $6, $7)",
+            )
+            .bind(&job.game)
+            .bind(job.variant as i64)
+            .bind(job.seed as i64)
+            .bind(serde_json::to_string(&job.players).expect("ids serialize"))
+            .bind(&job.limits)
+            .bind(now_ms())
+            .bind(job.challenge)
+            .execute(&mut *tx)
+            .await?;
         }
         tx.commit().await?;
-        Ok(last)
-    }
-
-    async fn insert_job(
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-        job: &NewJob,
-    ) -> Result<i64, StoreError> {
-        let row = sqlx::query(
-            "INSERT INTO jobs (game, variant, seed, players, limits, state, created, challenge_id) \
-             VALUES ($1, $2, $3, $4, $5, 'queued', $6, $7) RETURNING id",
-        )
-        .bind(&job.game)
-        .bind(job.variant as i64)
-        .bind(job.seed as i64)
-        .bind(serde_json::to_string(&job.players).expect("ids serialize"))
-        .bind(&job.limits)
-        .bind(now_ms())
-        .bind(job.challenge)
-        .fetch_one(&mut **tx)
-        .await?;
-        Ok(row.try_get(0)?)
+        Ok(())
     }
 
     /// Leases the oldest queued job to `worker` for `lease`, challenges first.

@@ -204,7 +204,7 @@ impl Instance {
         let (keys, i) = vm
             .keys(function)
             .map_err(|e| host_fault(FaultKind::Error, e))?;
-        let key = &keys[i].2;
+        let key = &keys[i].1;
         vm.begin();
         let result = observation.call_lua(&super::payload::LuaCall {
             lua: &vm.lua,
@@ -302,23 +302,19 @@ impl Vm {
     /// `name` as a Lua string, for looking functions up in the strategy's table.
     fn key(&self, name: &str) -> mlua::Result<mlua::LuaString> {
         let (keys, i) = self.keys(name)?;
-        Ok(keys[i].2.clone())
+        Ok(keys[i].1.clone())
     }
 
     /// The strings made so far for function names, and where `name`'s is: borrowed, not copied
     /// (copying a Lua value from Rust costs a push on mlua's reference thread, at every call).
     fn keys(&self, name: &str) -> mlua::Result<(Ref<'_, Keys>, usize)> {
-        // Callers name their functions with string literals: the same address each time, compared
-        // before the bytes.
-        let found = self.keys.borrow().iter().position(|(n, at, _)| {
-            (*at == name.as_ptr() as usize && n.len() == name.len()) || n == name
-        });
+        let found = self.keys.borrow().iter().position(|(n, _)| n == name);
         let i = match found {
             Some(i) => i,
             None => {
                 let key = self.lua.create_string(name)?;
                 let mut keys = self.keys.borrow_mut();
-                keys.push((name.to_string(), name.as_ptr() as usize, key));
+                keys.push((name.to_string(), key));
                 keys.len() - 1
             }
         };
@@ -482,9 +478,8 @@ fn host_fault(kind: FaultKind, e: mlua::Error) -> Fault {
     }
 }
 
-/// Function names, the address of the `&str` each was first asked with, and the Lua strings made for
-/// them, for looking functions up.
-type Keys = Vec<(String, usize, mlua::LuaString)>;
+/// Function names and the Lua strings made for them, for looking functions up.
+type Keys = Vec<(String, mlua::LuaString)>;
 
 /// Luau's `LUA_GCSETGOAL`, in percent of the live heap: see [`Vm::new`].
 const GC_GOAL: i32 = 400;

@@ -31,9 +31,9 @@ pub(crate) fn load_trusted(lua: &Lua, name: &str, bytecode: &[u8]) -> mlua::Resu
 }
 
 /// A Luau buffer that the host reads and writes in place, for a game's trusted code: the packed
-/// observation in, the answer out. mlua's own buffer methods look the buffer up on the stack at every
-/// read and write (about a hundred instructions each, twice per decision); this keeps its address.
-/// Strategy code never sees the buffer.
+/// observation in, whether the strategy had the function out (BS, 2048). mlua's own buffer methods
+/// look the buffer up on the stack at every read and write (about a hundred instructions each, twice
+/// per decision); this keeps its address. Strategy code never sees the buffer.
 pub(crate) struct Bytes {
     /// Keeps the buffer alive, and with it the memory `data` points to: Luau's collector never moves
     /// an object, and a buffer's bytes are part of it.

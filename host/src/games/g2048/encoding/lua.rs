@@ -173,7 +173,7 @@ const CELLS_MAX: usize = 64;
 struct Constructors {
     build: Function,
     dispatch: Function,
-    cells: mlua::Buffer,
+    cells: crate::runtime::lua::Bytes,
 }
 
 /// Adds the global `g2048` table and the observation constructors (before the sandbox closes globals).
@@ -192,9 +192,9 @@ pub fn install(lua: &Lua) -> mlua::Result<()> {
     lua.globals().raw_set("g2048", module)?;
     static CODE: std::sync::LazyLock<Vec<u8>> =
         std::sync::LazyLock::new(|| crate::runtime::lua::compile_trusted(OBSERVATION));
-    let cells = lua.create_buffer([0u8; CELLS_MAX + 1])?;
+    let cells = crate::runtime::lua::Bytes::new(lua, CELLS_MAX + 1)?;
     let (build, dispatch) =
-        crate::runtime::lua::load_trusted(lua, "=botbox.g2048", &CODE)?.call(&cells)?;
+        crate::runtime::lua::load_trusted(lua, "=botbox.g2048", &CODE)?.call(cells.buffer())?;
     lua.set_app_data(Constructors {
         build,
         dispatch,
@@ -219,7 +219,7 @@ fn packed(c: &Constructors, obs: &Observation) -> Option<(usize, f64, f64, u32)>
             k += 1;
         }
     }
-    c.cells.write_bytes(0, &cells[..k]);
+    c.cells.write(0, &cells[..k]);
     let legal = obs.legal.iter().fold(0u32, |mask, d| mask | 1 << d.index());
     Some((size, obs.score as f64, obs.moves as f64, legal))
 }
@@ -230,7 +230,9 @@ pub fn observation(lua: &Lua, obs: &Observation) -> mlua::Result<Value> {
         .app_data_ref::<Constructors>()
         .expect("installed with the state");
     match packed(&c, obs) {
-        Some((size, score, moves, legal)) => c.build.call((&c.cells, size, score, moves, legal)),
+        Some((size, score, moves, legal)) => {
+            c.build.call((c.cells.buffer(), size, score, moves, legal))
+        }
         None => crate::runtime::payload::json_table(lua, obs),
     }
 }
@@ -251,14 +253,14 @@ pub fn call(obs: &Observation, call: &LuaCall) -> mlua::Result<Option<(bool, Val
             call.wrapper,
             call.module,
             call.key,
-            &c.cells,
+            c.cells.buffer(),
             size,
             score,
             moves,
             legal,
         ),
     )?;
-    let [found] = c.cells.read_bytes::<1>(CELLS_MAX);
+    let found = c.cells.byte(CELLS_MAX);
     Ok(crate::runtime::payload::if_found(found, result))
 }
 
