@@ -13,15 +13,16 @@
 //!
 //! A bot's **directory** (a starter kit: `botbox new`) is watched whole: a save of any of its sources
 //! (its build outputs and downloaded packages aside) changes the directory's hash, and `load` builds it
-//! again with its own tool.
+//! again with its own tool. A source folder made while it is watched is watched from then on.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use notify_debouncer_mini::notify::{self, RecursiveMode};
-use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
+use notify_debouncer_mini::notify::{self, EventKind, RecursiveMode};
+use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer_opt};
 
 use crate::runtime::{Strategy, source_hash};
 
@@ -44,7 +45,7 @@ pub enum Reload {
 
 /// Watches strategy files; dropping it stops the watching.
 pub struct Watcher {
-    _debouncer: Debouncer<notify::RecommendedWatcher>,
+    _debouncer: Arc<Mutex<Debouncer<Unopened>>>,
     messages: Receiver<Reload>,
 }
 
@@ -63,6 +64,41 @@ impl Watcher {
     /// Waits up to `timeout` for the next message.
     pub fn next(&self, timeout: Duration) -> Option<Reload> {
         self.messages.recv_timeout(timeout).ok()
+    }
+}
+
+/// The platform's watcher without the events of a file or folder being read (opened, closed): the
+/// watcher reads the files it watches, and each read would be an event that makes it read them again,
+/// every quiet period from the first save on. A save is seen by its writes, creations and renames.
+struct Unopened(notify::RecommendedWatcher);
+
+impl notify::Watcher for Unopened {
+    fn new<F: notify::EventHandler>(
+        mut handler: F,
+        config: notify::Config,
+    ) -> notify::Result<Self> {
+        let read = |e: &notify::Result<notify::Event>| matches!(e, Ok(e) if matches!(e.kind, EventKind::Access(_)));
+        let inner = notify::RecommendedWatcher::new(
+            move |event: notify::Result<notify::Event>| {
+                if !read(&event) {
+                    handler.handle_event(event);
+                }
+            },
+            config,
+        )?;
+        Ok(Unopened(inner))
+    }
+
+    fn watch(&mut self, path: &Path, mode: RecursiveMode) -> notify::Result<()> {
+        self.0.watch(path, mode)
+    }
+
+    fn unwatch(&mut self, path: &Path) -> notify::Result<()> {
+        self.0.unwatch(path)
+    }
+
+    fn kind() -> notify::WatcherKind {
+        <notify::RecommendedWatcher as notify::Watcher>::kind()
     }
 }
 
@@ -180,39 +216,64 @@ pub fn watch(
         })
         .collect();
     let (tx, messages) = mpsc::channel();
-    // The watcher's thread only reads and hashes files; the loader thread loads them. It ends when
-    // the debouncer (and with it `jobs`) is dropped, or the `Watcher` (and with it `messages`).
     let (jobs, todo) = mpsc::channel::<(usize, PathBuf, String)>();
-    std::thread::Builder::new()
-        .name("botbox-reload".into())
-        .spawn(move || {
-            for (index, path, hash) in todo {
-                let message = match load(index, &path) {
-                    Ok(strategy) => Reload::Updated { index, strategy },
-                    Err(error) => Reload::Failed {
-                        index,
-                        path,
-                        hash,
-                        error,
-                    },
-                };
-                if tx.send(message).is_err() {
-                    return;
-                }
-            }
-        })
-        .map_err(notify::Error::io)?;
-    let mut debouncer = new_debouncer(QUIET, move |result: DebounceEventResult| {
-        let Ok(events) = result else { return };
-        let touched: Vec<&Path> = events.iter().map(|e| e.path.as_path()).collect();
-        for (index, w) in watched.iter_mut().enumerate() {
-            if w.kit {
-                if !touched.iter().any(|p| in_kit(&w.dir, p)) {
+    let (new_folders, to_watch) = mpsc::channel::<PathBuf>();
+    // The kits' folders watched so far (below, and as they are made).
+    let mut folders: HashSet<PathBuf> = watched
+        .iter()
+        .filter(|w| w.kit)
+        .flat_map(|w| source_dirs(&w.path))
+        .collect();
+    let config = notify_debouncer_mini::Config::default().with_timeout(QUIET);
+    let mut debouncer =
+        new_debouncer_opt::<_, Unopened>(config, move |result: DebounceEventResult| {
+            let Ok(events) = result else { return };
+            let touched: Vec<&Path> = events.iter().map(|e| e.path.as_path()).collect();
+            for (index, w) in watched.iter_mut().enumerate() {
+                if w.kit {
+                    if !touched.iter().any(|p| in_kit(&w.dir, p)) {
+                        continue;
+                    }
+                    // A folder made in the kit: its sources count from now on (one removed is
+                    // forgotten, so that it is watched again if it comes back).
+                    for p in touched.iter().filter(|p| !p.exists()) {
+                        folders.remove(*p);
+                    }
+                    for p in touched.iter().filter(|p| in_kit(&w.dir, p) && p.is_dir()) {
+                        if folders.insert(p.to_path_buf())
+                            && new_folders.send(p.to_path_buf()).is_err()
+                        {
+                            return;
+                        }
+                    }
+                    let Some(hash) = kit_hash(&w.path) else {
+                        continue;
+                    };
+                    if w.seen.as_ref() == Some(&hash) {
+                        continue;
+                    }
+                    w.seen = Some(hash.clone());
+                    if jobs.send((index, w.path.clone(), hash)).is_err() {
+                        return;
+                    }
                     continue;
                 }
-                let Some(hash) = kit_hash(&w.path) else {
+                let hit = touched
+                    .iter()
+                    .any(|p| p.file_name() == Some(w.name.as_os_str()) || p == &w.dir.as_path());
+                if !hit {
+                    continue;
+                }
+                // A file that is gone (deleted, or between the two steps of a save) changes nothing, and
+                // neither does an empty one: an in-place save truncates the file before it writes, and on
+                // a busy machine the quiet period can end in between (no strategy is an empty file).
+                let Ok(bytes) = std::fs::read(&w.path) else {
                     continue;
                 };
+                if bytes.is_empty() {
+                    continue;
+                }
+                let hash = source_hash(&bytes);
                 if w.seen.as_ref() == Some(&hash) {
                     continue;
                 }
@@ -220,33 +281,8 @@ pub fn watch(
                 if jobs.send((index, w.path.clone(), hash)).is_err() {
                     return;
                 }
-                continue;
             }
-            let hit = touched
-                .iter()
-                .any(|p| p.file_name() == Some(w.name.as_os_str()) || p == &w.dir.as_path());
-            if !hit {
-                continue;
-            }
-            // A file that is gone (deleted, or between the two steps of a save) changes nothing, and
-            // neither does an empty one: an in-place save truncates the file before it writes, and on
-            // a busy machine the quiet period can end in between (no strategy is an empty file).
-            let Ok(bytes) = std::fs::read(&w.path) else {
-                continue;
-            };
-            if bytes.is_empty() {
-                continue;
-            }
-            let hash = source_hash(&bytes);
-            if w.seen.as_ref() == Some(&hash) {
-                continue;
-            }
-            w.seen = Some(hash.clone());
-            if jobs.send((index, w.path.clone(), hash)).is_err() {
-                return;
-            }
-        }
-    })?;
+        })?;
     let mut dirs: HashMap<PathBuf, ()> = HashMap::new();
     for (path, _) in files {
         let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
@@ -269,8 +305,55 @@ pub fn watch(
                 .watch(&dir, RecursiveMode::NonRecursive)?;
         }
     }
+    let debouncer = Arc::new(Mutex::new(debouncer));
+    // The loader thread loads new versions; the folders' thread adds the watches of a kit's new
+    // folders (the debouncer's callback cannot reach the debouncer; a build can take a minute). Both
+    // end when the debouncer (and with it `jobs` and `new_folders`) is dropped; the loader also when
+    // the `Watcher` is (and with it `messages`).
+    let watcher = Arc::downgrade(&debouncer);
+    std::thread::Builder::new()
+        .name("botbox-reload-folders".into())
+        .spawn(move || {
+            for dir in to_watch {
+                watch_folders(&watcher, &dir);
+            }
+        })
+        .map_err(notify::Error::io)?;
+    std::thread::Builder::new()
+        .name("botbox-reload".into())
+        .spawn(move || {
+            for (index, path, hash) in todo {
+                let message = match load(index, &path) {
+                    Ok(strategy) => Reload::Updated { index, strategy },
+                    Err(error) => Reload::Failed {
+                        index,
+                        path,
+                        hash,
+                        error,
+                    },
+                };
+                if tx.send(message).is_err() {
+                    return;
+                }
+            }
+        })
+        .map_err(notify::Error::io)?;
     Ok(Watcher {
         _debouncer: debouncer,
         messages,
     })
+}
+
+/// Watches `dir` and its source folders, if the watcher is still there (a folder gone again by now is
+/// left alone).
+fn watch_folders(watcher: &Weak<Mutex<Debouncer<Unopened>>>, dir: &Path) {
+    let Some(debouncer) = watcher.upgrade() else {
+        return;
+    };
+    let Ok(mut debouncer) = debouncer.lock() else {
+        return;
+    };
+    for dir in source_dirs(dir) {
+        let _ = debouncer.watcher().watch(&dir, RecursiveMode::NonRecursive);
+    }
 }

@@ -248,3 +248,33 @@ fn a_kit_directory_is_watched_whole_and_built_again() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A folder made in a watched kit is watched from then on: a file saved in it later, or in a
+/// folder made inside it, is a new version (the sources' hash changed), and so is each later write
+/// of that file; an empty folder is not.
+#[test]
+fn a_kits_new_folder_is_watched_from_then_on() {
+    let dir = scratch("reload/kit-folders");
+    let kit = dir.join("kit");
+    let out = util::botbox(&["new", "connect4", kit.to_str().unwrap(), "--lang", "wat"]);
+    assert!(out.status.success(), "{out:?}");
+    let module = botbox::hosted::load(&kit, &Limits::default()).unwrap();
+    let watcher = reload::watch(&[(kit.clone(), module.hash().to_string())], |_, path| {
+        botbox::hosted::load(path, &Limits::default()).map_err(|e| e.to_string())
+    })
+    .unwrap();
+    std::fs::create_dir(kit.join("lib")).unwrap();
+    quiet(&watcher, Duration::from_secs(1));
+    // A file made in it (the folder's parent may see the folder change), then written again in
+    // place (only a watch on the folder itself sees that).
+    std::fs::write(kit.join("lib/notes.txt"), "one").unwrap();
+    assert!(matches!(next(&watcher), Reload::Updated { .. }));
+    std::fs::write(kit.join("lib/notes.txt"), "two").unwrap();
+    assert!(matches!(next(&watcher), Reload::Updated { .. }));
+    std::fs::create_dir(kit.join("lib/deeper")).unwrap();
+    quiet(&watcher, Duration::from_secs(1));
+    std::fs::write(kit.join("lib/deeper/more.txt"), "three").unwrap();
+    assert!(matches!(next(&watcher), Reload::Updated { .. }));
+    std::fs::write(kit.join("lib/deeper/more.txt"), "four").unwrap();
+    assert!(matches!(next(&watcher), Reload::Updated { .. }));
+}
