@@ -12,12 +12,12 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::games::contract::{Match, Outcome, Refusal, Rules, SeatIndex, Turn, Variant};
-
-mod prelude;
 use crate::games::{Rng, derive_seed, rng, seat_seed};
 use crate::hosted::{Decided, Encoding, Failed, Listeners};
 use crate::runtime::payload::Ignored;
 use crate::runtime::{Fault, FaultKind, Instance, Setup, Strategy};
+
+mod prelude;
 
 /// Who sits in a seat.
 #[derive(Clone, Copy, Debug)]
@@ -273,6 +273,7 @@ fn play_through(
     let mut moves = Moves {
         hash: hashed.then(Sha256::new),
         trace,
+        record,
     };
     if let Prelude::Opening(opening) = prelude {
         prelude::opening(rules, game.as_mut(), opening, &mut played, &mut moves)?;
@@ -284,7 +285,6 @@ fn play_through(
                 game.as_mut(),
                 &mut agents,
                 encoding,
-                record,
                 turns,
                 &mut played,
                 &mut moves,
@@ -317,20 +317,13 @@ fn play_through(
                     None => break 'game Some((turn.seat, fault)),
                 },
             };
-            let log = || {
-                if record {
-                    new_lines(&mut agents[seat])
-                } else {
-                    Vec::new()
-                }
-            };
             moves.made(
                 &mut played,
                 turn,
                 action,
                 event,
                 Made::Decided { fault },
-                log,
+                Some(&mut agents[seat]),
             );
             if let Err((seat, fault)) = tell(game.as_mut(), &mut agents, encoding) {
                 break 'game Some((seat, fault));
@@ -361,6 +354,8 @@ struct Moves<'t> {
     /// The moves' SHA-256 so far, for a game that repeats ([`Rules::repeats`]).
     hash: Option<Sha256>,
     trace: Option<&'t mut dyn FnMut(&Step)>,
+    /// Whether a traced move carries the lines its seat logged meanwhile.
+    record: bool,
 }
 
 /// Which kind of move [`Moves::made`] counts.
@@ -378,7 +373,8 @@ enum Made {
 }
 
 impl Moves<'_> {
-    /// Counts the move, hashes it, and traces it with the lines `log` gives (asked only when traced).
+    /// Counts the move, hashes it, and traces it, in a recorded game with the lines the seat's
+    /// `agent` logged since its last move (read only when traced).
     #[inline]
     fn made(
         &mut self,
@@ -387,7 +383,7 @@ impl Moves<'_> {
         action: Value,
         event: Value,
         made: Made,
-        log: impl FnOnce() -> Vec<String>,
+        agent: Option<&mut Agent>,
     ) {
         played.moves += 1;
         if let Some(hash) = &mut self.hash {
@@ -407,7 +403,10 @@ impl Moves<'_> {
             function: turn.function,
             action,
             event,
-            log: log(),
+            log: match agent {
+                Some(agent) if self.record => new_lines(agent),
+                _ => Vec::new(),
+            },
             opening,
             fault,
             recorded,

@@ -26,13 +26,15 @@
 //! each column from the bottom with one empty sentinel bit above its top cell, so that no line can
 //! run from one column into the next. The wire types are the SDK's ([`Observation`], [`Move`]); the
 //! contract the rest of botbox sees is in `contract.rs` ([`RULES`]). Each rule above has a named test
-//! in `tests.rs`, which also plays seeded random games against a plain reference check.
+//! in `tests.rs`; `playouts.rs` plays seeded random games against a plain reference check.
 
 mod board;
 mod contract;
 mod game;
 pub mod view;
 
+#[cfg(test)]
+mod playouts;
 #[cfg(test)]
 mod tests;
 

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Agent, Made, Moves, Opening, Played, new_lines, tell};
+use super::{Agent, Made, Moves, Opening, Played, tell};
 use crate::games::contract::{Match, Rules, SeatIndex};
 use crate::games::rng;
 use crate::hosted::Encoding;
@@ -32,7 +32,7 @@ pub(super) fn opening(
             )
         })?;
         let _ = game.take_notices();
-        moves.made(played, turn, action, event, Made::Opening, Vec::new);
+        moves.made(played, turn, action, event, Made::Opening, None);
     }
     Ok(())
 }
@@ -44,7 +44,6 @@ pub(super) fn recorded(
     game: &mut dyn Match,
     agents: &mut Vec<Agent>,
     encoding: Option<&dyn Encoding>,
-    record: bool,
     recorded: &[Value],
     played: &mut Played,
     moves: &mut Moves,
@@ -81,14 +80,8 @@ pub(super) fn recorded(
         }
         let action = t["action"].clone();
         let event = game.apply(&action).map_err(|e| at(e.to_string()))?;
-        let log = || {
-            if record {
-                new_lines(&mut agents[seat])
-            } else {
-                Vec::new()
-            }
-        };
-        moves.made(played, turn, action, event, Made::Recorded { opening }, log);
+        let made = Made::Recorded { opening };
+        moves.made(played, turn, action, event, made, Some(&mut agents[seat]));
         if opening {
             let _ = game.take_notices();
         } else if let Err((seat, fault)) = tell(game, agents, encoding) {
