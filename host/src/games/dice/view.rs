@@ -309,6 +309,14 @@ pub fn print_dice(file: &ReplayFile, last: Option<usize>) -> anyhow::Result<Stri
             Some(seat) => writeln!(out, "end: {} wins after {} turns", names[seat], engine.2)?,
             None => writeln!(out, "end: draw ({}) after {} turns", engine.1, engine.2)?,
         }
+        writeln!(
+            out,
+            "the board after the last move (1 and 2 the pieces, A the start fields, o the ring, : \
+             the goal lanes and the fields B):"
+        )?;
+        for row in text_board(&serde_json::to_value(places(&game))?) {
+            writeln!(out, "{row}")?;
+        }
         // The free variant's strategies: their logs, under their names.
         let strategies: Vec<&str> = h.strategies.iter().map(|s| s.name.as_str()).collect();
         print_logs(out, &strategies, &end.logs)?;
@@ -420,6 +428,11 @@ pub fn field(seat: usize, step: u64) -> Option<[usize; 2]> {
 /// the goal lanes, the four fields B in each corner, the pieces (`1` for seat 0, `2` for seat 1)
 /// where the places put them, and the roll in the middle.
 fn board(value: &Value, roll: Option<u64>) -> Board {
+    Board::styled(cells(value, roll))
+}
+
+/// The cells of [`board`]: each a text and a look.
+fn cells(value: &Value, roll: Option<u64>) -> Vec<Vec<(String, String)>> {
     let mut cells = vec![vec![(String::new(), "off".to_string()); 11]; 11];
     for [r, c] in TRACK {
         cells[r][c].1 = "field".into();
@@ -451,7 +464,26 @@ fn board(value: &Value, roll: Option<u64>) -> Board {
         let [r, c] = MIDDLE;
         cells[r][c] = (face.to_string(), "die".into());
     }
-    Board::styled(cells)
+    cells
+}
+
+/// The board in text, a line per row of the grid: `1` and `2` the pieces, `A` the start fields, `o`
+/// the ring's other fields, `:` the goal lanes and the fields B.
+fn text_board(value: &Value) -> Vec<String> {
+    cells(value, None)
+        .into_iter()
+        .map(|row| {
+            let cell = |(text, look): (String, String)| match look.as_str() {
+                _ if !text.is_empty() => text,
+                "off" => " ".into(),
+                l if l.contains("start") => "A".into(),
+                l if l.contains("goal") => ":".into(),
+                _ => "o".into(),
+            };
+            let row: Vec<String> = row.into_iter().map(cell).collect();
+            format!("  {}", row.join(" ")).trim_end().to_string()
+        })
+        .collect()
 }
 
 /// A piece's place in words: B, A, a field of the track, or a goal field.
