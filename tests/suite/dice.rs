@@ -392,6 +392,18 @@ fn a_free_dice_replay_shows_what_each_bot_logged() {
         text.contains("D1:talker") && text.contains("D1:frontmost") && text.contains(" starts"),
         "{text}"
     );
+    // It ends with the last board: the cross of 11 rows, both start fields, and every piece of
+    // both seats (waiting, on the track or home) once.
+    let board: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("the board after the last move"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert_eq!(board.len(), 11, "{text}");
+    let count = |c: char| board.iter().map(|l| l.matches(c).count()).sum::<usize>();
+    assert_eq!((count('1'), count('2')), (4, 4), "{text}");
+    assert!(count('A') <= 2 && count('o') + count('A') + count('1') + count('2') >= 40, "{text}");
 }
 
 /// An odd number of games is played for dice as for every two-player game, with a note that it
