@@ -403,7 +403,10 @@ fn a_free_dice_replay_shows_what_each_bot_logged() {
     assert_eq!(board.len(), 11, "{text}");
     let count = |c: char| board.iter().map(|l| l.matches(c).count()).sum::<usize>();
     assert_eq!((count('1'), count('2')), (4, 4), "{text}");
-    assert!(count('A') <= 2 && count('o') + count('A') + count('1') + count('2') >= 40, "{text}");
+    assert!(
+        count('A') <= 2 && count('o') + count('A') + count('1') + count('2') >= 40,
+        "{text}"
+    );
 }
 
 /// An odd number of games is played for dice as for every two-player game, with a note that it

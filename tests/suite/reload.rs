@@ -215,13 +215,10 @@ fn a_tournament_with_watch_plays_a_saved_version_from_the_next_game_on() {
     );
 }
 
-/// A bot's directory (a starter kit) is watched whole: a save in one of its source folders is a new
-/// version, built again by `load`; a save of what its build makes is not; a save that does not
-/// build is reported with the tool's message.
-#[test]
-fn a_kit_directory_is_watched_whole_and_built_again() {
-    let dir = scratch("reload/kit");
-    let kit = dir.join("kit");
+/// A new Connect Four WAT kit in `reload/<name>/kit`, its module, and a watcher on it that loads
+/// each new version.
+fn watched_kit(name: &str) -> (PathBuf, botbox::runtime::Strategy, Watcher) {
+    let kit = scratch(&format!("reload/{name}")).join("kit");
     let out = util::botbox(&["new", "connect4", kit.to_str().unwrap(), "--lang", "wat"]);
     assert!(out.status.success(), "{out:?}");
     let module = botbox::hosted::load(&kit, &Limits::default()).unwrap();
@@ -229,6 +226,15 @@ fn a_kit_directory_is_watched_whole_and_built_again() {
         botbox::hosted::load(path, &Limits::default()).map_err(|e| e.to_string())
     })
     .unwrap();
+    (kit, module, watcher)
+}
+
+/// A bot's directory (a starter kit) is watched whole: a save in one of its source folders is a new
+/// version, built again by `load`; a save of what its build makes is not; a save that does not
+/// build is reported with the tool's message.
+#[test]
+fn a_kit_directory_is_watched_whole_and_built_again() {
+    let (kit, module, watcher) = watched_kit("kit");
     // What a build would make is not a source: nothing happens.
     std::fs::write(kit.join("bot.wasm"), b"\0asm").unwrap();
     quiet(&watcher, Duration::from_secs(1));
@@ -254,15 +260,7 @@ fn a_kit_directory_is_watched_whole_and_built_again() {
 /// of that file; an empty folder is not.
 #[test]
 fn a_kits_new_folder_is_watched_from_then_on() {
-    let dir = scratch("reload/kit-folders");
-    let kit = dir.join("kit");
-    let out = util::botbox(&["new", "connect4", kit.to_str().unwrap(), "--lang", "wat"]);
-    assert!(out.status.success(), "{out:?}");
-    let module = botbox::hosted::load(&kit, &Limits::default()).unwrap();
-    let watcher = reload::watch(&[(kit.clone(), module.hash().to_string())], |_, path| {
-        botbox::hosted::load(path, &Limits::default()).map_err(|e| e.to_string())
-    })
-    .unwrap();
+    let (kit, _, watcher) = watched_kit("kit-folders");
     std::fs::create_dir(kit.join("lib")).unwrap();
     quiet(&watcher, Duration::from_secs(1));
     // A file made in it (the folder's parent may see the folder change), then written again in
