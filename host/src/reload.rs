@@ -15,7 +15,7 @@
 //! (its build outputs and downloaded packages aside) changes the directory's hash, and `load` builds it
 //! again with its own tool. A source folder made while it is watched is watched from then on.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, Weak};
@@ -67,9 +67,10 @@ impl Watcher {
     }
 }
 
-/// The platform's watcher without the events of a file or folder being read (opened, closed): the
-/// watcher reads the files it watches, and each read would be an event that makes it read them again,
-/// every quiet period from the first save on. A save is seen by its writes, creations and renames.
+/// The platform's watcher without the events of a file or folder being read (opened, closed):
+/// the watcher reads the files it watches, and each read would be an event that makes it read them
+/// again, every quiet period from the first save on. A save is seen by its writes, creations and
+/// renames.
 struct Unopened(notify::RecommendedWatcher);
 
 impl notify::Watcher for Unopened {
@@ -77,10 +78,10 @@ impl notify::Watcher for Unopened {
         mut handler: F,
         config: notify::Config,
     ) -> notify::Result<Self> {
-        let read = |e: &notify::Result<notify::Event>| matches!(e, Ok(e) if matches!(e.kind, EventKind::Access(_)));
         let inner = notify::RecommendedWatcher::new(
             move |event: notify::Result<notify::Event>| {
-                if !read(&event) {
+                let read = matches!(&event, Ok(e) if matches!(e.kind, EventKind::Access(_)));
+                if !read {
                     handler.handle_event(event);
                 }
             },
@@ -264,9 +265,10 @@ pub fn watch(
                 if !hit {
                     continue;
                 }
-                // A file that is gone (deleted, or between the two steps of a save) changes nothing, and
-                // neither does an empty one: an in-place save truncates the file before it writes, and on
-                // a busy machine the quiet period can end in between (no strategy is an empty file).
+                // A file that is gone (deleted, or between the two steps of a save) changes
+                // nothing, and neither does an empty one: an in-place save truncates the file
+                // before it writes, and on a busy machine the quiet period can end in between (no
+                // strategy is an empty file).
                 let Ok(bytes) = std::fs::read(&w.path) else {
                     continue;
                 };
@@ -283,7 +285,7 @@ pub fn watch(
                 }
             }
         })?;
-    let mut dirs: HashMap<PathBuf, ()> = HashMap::new();
+    let mut dirs: HashSet<PathBuf> = HashSet::new();
     for (path, _) in files {
         let path = std::path::absolute(path).unwrap_or_else(|_| path.clone());
         // A kit's directory whole: it and each of its source folders (`src/`, `assembly/`, a Rust
@@ -299,7 +301,7 @@ pub fn watch(
         let dir = path
             .parent()
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-        if dirs.insert(dir.clone(), ()).is_none() {
+        if dirs.insert(dir.clone()) {
             debouncer
                 .watcher()
                 .watch(&dir, RecursiveMode::NonRecursive)?;
@@ -307,9 +309,9 @@ pub fn watch(
     }
     let debouncer = Arc::new(Mutex::new(debouncer));
     // The loader thread loads new versions; the folders' thread adds the watches of a kit's new
-    // folders (the debouncer's callback cannot reach the debouncer; a build can take a minute). Both
-    // end when the debouncer (and with it `jobs` and `new_folders`) is dropped; the loader also when
-    // the `Watcher` is (and with it `messages`).
+    // folders (the debouncer's callback cannot reach the debouncer; a build can take a minute).
+    // Both end when the debouncer (and with it `jobs` and `new_folders`) is dropped; the loader
+    // also when the `Watcher` is (and with it `messages`).
     let watcher = Arc::downgrade(&debouncer);
     std::thread::Builder::new()
         .name("botbox-reload-folders".into())
@@ -344,8 +346,8 @@ pub fn watch(
     })
 }
 
-/// Watches `dir` and its source folders, if the watcher is still there (a folder gone again by now is
-/// left alone).
+/// Watches `dir` and its source folders, if the watcher is still there (a folder gone again by now
+/// is left alone).
 fn watch_folders(watcher: &Weak<Mutex<Debouncer<Unopened>>>, dir: &Path) {
     let Some(debouncer) = watcher.upgrade() else {
         return;

@@ -1,5 +1,4 @@
-//! Counting, hashing and tracing a game's moves: the one step its opening, a recorded game's moves
-//! and the seats' decisions share.
+//! [`Moves`]: how the driver counts, hashes and traces each move of a game.
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
